@@ -14,7 +14,7 @@ import type { SchemaFile } from "./schema-files.ts";
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** OpenAPI annotation keywords that may appear inside the JSON Schema files. */
-const ANNOTATION_KEYWORDS = ["example", "x-presence", "x-seed"];
+const ANNOTATION_KEYWORDS = ["example", "xml", "externalDocs", "x-presence", "x-seed"];
 
 export function createAjv(schemas: readonly SchemaFile[], options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({

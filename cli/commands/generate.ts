@@ -1,0 +1,66 @@
+/**
+ * `service-contract generate [--check]`: write `generated/` from the spec, or, with --check,
+ * write nothing and report whether `generated/` is exactly what would be written (exit 1 with
+ * the added, changed and deleted files when not). Spec errors exit 2 with their JSON pointers.
+ */
+import { Command } from "commander";
+import { existsSync } from "node:fs";
+import type { CommandFactory } from "../main.ts";
+import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { generate } from "../../generators/generate.ts";
+import { diffOutput, hasDrift, writeOutput } from "../../generators/output.ts";
+import { formatProblem, SpecError } from "../../generators/problems.ts";
+import { TARGET_NAMES } from "../../generators/targets/registry.ts";
+
+interface GenerateCliOptions {
+  spec: string;
+  out: string;
+  targets: string;
+  check?: boolean;
+}
+
+export const generateCommand: CommandFactory = (setExit) =>
+  new Command("generate")
+    .description("Generate types, validators, client and server stubs from the spec.")
+    .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
+    .option("--out <dir>", "output folder (emptied before writing)", "generated")
+    .option("--targets <list>", `comma-separated subset of ${TARGET_NAMES.join(",")}`, TARGET_NAMES.join(","))
+    .option("--check", "write nothing; exit 1 if the output folder differs from what would be generated")
+    .addHelpText("after", "\nExamples:\n  service-contract generate\n  service-contract generate --check\n  service-contract generate --targets types,validators --out src/generated")
+    .action(async (opts: GenerateCliOptions) => {
+      const targets = opts.targets.split(",").map((t) => t.trim()).filter(Boolean);
+      const unknown = targets.filter((t) => !TARGET_NAMES.includes(t));
+      if (targets.length === 0 || unknown.length > 0) throw new UsageError(`--targets takes ${TARGET_NAMES.join(",")}; got ${opts.targets}`);
+      if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
+
+      let files;
+      try {
+        files = await generate({ spec: opts.spec, targets });
+      } catch (error) {
+        if (error instanceof SpecError) throw new UsageError(`the spec has errors:\n${error.problems.map(formatProblem).join("\n")}`);
+        throw error;
+      }
+
+      if (!opts.check) {
+        writeOutput(opts.out, files);
+        process.stdout.write(`wrote ${files.length} files to ${opts.out}/\n`);
+        setExit(EXIT_OK);
+        return;
+      }
+      const drift = diffOutput(opts.out, files);
+      if (!hasDrift(drift)) {
+        process.stdout.write(`${opts.out}/ is up to date (${files.length} files)\n`);
+        setExit(EXIT_OK);
+        return;
+      }
+      const lines = [
+        ...drift.added.map((f) => `  new:     ${opts.out}/${f}`),
+        ...drift.changed.map((f) => `  changed: ${opts.out}/${f}`),
+        ...drift.deleted.map((f) => `  deleted: ${opts.out}/${f}`),
+      ];
+      process.stdout.write(
+        `${opts.out}/ is out of date: ${drift.added.length} new, ${drift.changed.length} changed, ${drift.deleted.length} deleted\n` +
+          `${lines.join("\n")}\nrun: service-contract generate\n`,
+      );
+      setExit(EXIT_CHECK_FAILED);
+    });

@@ -1,0 +1,123 @@
+/**
+ * `service-contract mock`: Prism on the contract. Without --proxy it is a mock server answering
+ * from the spec's examples and schemas; with --proxy URL it is a validating proxy in front of a
+ * real implementation that reports every request and response violating the contract.
+ *
+ * Prism runs as a child (`node_modules/.bin/prism`, not `npx`, whose wrapper would outlive us)
+ * on a portable single-file bundle of the spec, and is stopped with this command: SIGINT or
+ * SIGTERM here stops Prism, prints the violation summary, and exits 1 if any were seen.
+ */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { Command } from "commander";
+import type { CommandFactory } from "../main.ts";
+import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { writePortableBundle } from "../../generators/portable-bundle.ts";
+import { formatProblem, SpecError } from "../../generators/problems.ts";
+import { freePort } from "../free-port.ts";
+import { parsePrismLine, type Violation } from "../prism-log.ts";
+
+const require = createRequire(import.meta.url);
+
+function prismBin(): string {
+  const pkg = require.resolve("@stoplight/prism-cli/package.json");
+  return join(dirname(dirname(dirname(pkg))), ".bin", "prism");
+}
+
+interface MockOptions {
+  spec: string;
+  port: string;
+  host: string;
+  proxy?: string;
+  errors?: boolean;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${value}`);
+  return port;
+}
+
+function parseUpstream(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--proxy needs an http(s) URL, got ${value}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--proxy needs an http(s) URL, got ${value}`);
+  return value;
+}
+
+export const mockCommand: CommandFactory = (setExit) =>
+  new Command("mock")
+    .description("Serve the spec with Prism's mock server, or run Prism's validation proxy with --proxy.")
+    .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
+    .option("--port <n>", "port to listen on (0 picks a free one)", "4010")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--proxy <url>", "validate traffic to this implementation instead of mocking")
+    .option("--errors", "with --proxy: answer a violating exchange with an error instead of passing it through")
+    .addHelpText(
+      "after",
+      "\nPrints one JSON line when ready ({\"mock\":URL} or {\"proxy\":URL,\"upstream\":URL}); stop with Ctrl-C.\n" +
+        "Examples:\n  service-contract mock --port 4010\n  service-contract mock --proxy http://127.0.0.1:3000 --port 4011",
+    )
+    .action(async (opts: MockOptions) => {
+      const upstream = opts.proxy === undefined ? undefined : parseUpstream(opts.proxy);
+      let port = parsePort(opts.port);
+      if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
+      let bundle: string;
+      try {
+        bundle = await writePortableBundle(opts.spec);
+      } catch (error) {
+        if (!(error instanceof SpecError)) throw error;
+        throw new UsageError(`the spec does not load:\n${error.problems.map(formatProblem).join("\n")}`);
+      }
+      if (port === 0) port = await freePort(opts.host);
+
+      const args = upstream
+        ? ["proxy", bundle, upstream, "-p", String(port), "-h", opts.host, ...(opts.errors ? ["--errors"] : [])]
+        : ["mock", bundle, "-p", String(port), "-h", opts.host];
+      const child = spawn(prismBin(), args, { stdio: ["ignore", "pipe", "pipe"] });
+
+      const violations: Violation[] = [];
+      const requests = new Set<string>();
+      let current = "(before any request)";
+      const onLine = (line: string): void => {
+        const event = parsePrismLine(line);
+        if (event.kind === "listening") {
+          const ready = upstream ? { proxy: event.url, upstream } : { mock: event.url };
+          process.stdout.write(JSON.stringify(ready) + "\n");
+        } else if (event.kind === "request") {
+          current = event.request;
+        } else if (event.kind === "violation") {
+          violations.push({ request: current, location: event.location, message: event.message });
+          requests.add(current);
+          process.stdout.write(`violation ${current} ${event.location}: ${event.message}\n`);
+        } else if (/\b(error|fatal)\b/i.test(line) && !/Violation/.test(line)) {
+          process.stderr.write(line + "\n");
+        }
+      };
+      createInterface({ input: child.stdout }).on("line", onLine);
+      createInterface({ input: child.stderr }).on("line", onLine);
+
+      const stop = (): void => {
+        child.kill("SIGTERM");
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      process.removeListener("SIGINT", stop);
+      process.removeListener("SIGTERM", stop);
+      rmSync(dirname(bundle), { recursive: true, force: true });
+      if (upstream) {
+        process.stdout.write(`${violations.length} violation(s) in ${requests.size} request(s)\n`);
+        setExit(violations.length === 0 ? EXIT_OK : EXIT_CHECK_FAILED);
+      } else {
+        setExit(code === 0 || code === null ? EXIT_OK : EXIT_CHECK_FAILED);
+      }
+    });

@@ -1,0 +1,11 @@
+/** Exit codes shared by every subcommand: pipelines branch on these, so they never change. */
+export const EXIT_OK = 0;
+/** The command ran and found a problem: a lint error, drift, an invalid payload, a failed case. */
+export const EXIT_CHECK_FAILED = 1;
+/** The command could not run as asked: bad flags, a missing file, an unreachable target. */
+export const EXIT_USAGE = 2;
+
+/** Thrown by a subcommand for a usage or input error; main() prints it and exits 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}

@@ -1,0 +1,60 @@
+/**
+ * Writing and drift-checking the generated tree. Generation is a pure function from the spec
+ * to a map of relative path → file contents; this module is the only place that touches the
+ * output folder, so "write" and "check" can never disagree about what generate would produce.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+
+export interface GeneratedFile {
+  /** Path relative to the output folder, `/`-separated. */
+  path: string;
+  contents: string;
+}
+
+export interface Drift {
+  added: string[];
+  changed: string[];
+  deleted: string[];
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
+/** Normalise what every target emits: LF line endings, exactly one trailing newline. */
+export function normalise(contents: string): string {
+  return contents.replace(/\r\n?/g, "\n").replace(/\n*$/, "\n");
+}
+
+/** Empty the output folder, then write every file. */
+export function writeOutput(outDir: string, files: readonly GeneratedFile[]): void {
+  rmSync(outDir, { recursive: true, force: true });
+  for (const file of files) {
+    const target = join(outDir, file.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, normalise(file.contents));
+  }
+}
+
+/** Compare the output folder with what would be written. Nothing is changed on disk. */
+export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Drift {
+  const expected = new Map(files.map((f) => [f.path, normalise(f.contents)]));
+  const actual = new Set(listFiles(outDir).map((f) => relative(outDir, f).split(sep).join("/")));
+  const drift: Drift = { added: [], changed: [], deleted: [] };
+  for (const [path, contents] of expected) {
+    if (!actual.has(path)) drift.added.push(path);
+    else if (readFileSync(join(outDir, path), "utf8") !== contents) drift.changed.push(path);
+  }
+  for (const path of actual) if (!expected.has(path)) drift.deleted.push(path);
+  for (const list of Object.values(drift)) list.sort();
+  return drift;
+}
+
+export function hasDrift(drift: Drift): boolean {
+  return drift.added.length + drift.changed.length + drift.deleted.length > 0;
+}

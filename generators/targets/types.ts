@@ -1,0 +1,59 @@
+/**
+ * Target `types` → `generated/types.ts`: openapi-typescript's `paths`, `webhooks`, `components`
+ * and `operations` for the whole contract, plus a named type for every schema file and a
+ * `WebhookPayloads` map from `X-Service-Event` name to payload type, which the validators, the
+ * client's webhook receiver and the reference server all key on.
+ */
+import openapiTS, { astToString } from "openapi-typescript";
+import { Project, StructureKind } from "ts-morph";
+import type { OpenAPI3 } from "openapi-typescript";
+import { generatedHeader } from "../header.ts";
+import type { Model } from "../model.ts";
+import type { GeneratedFile } from "../output.ts";
+import type { OpenApiDocument } from "../load-spec.ts";
+
+export interface TypesInput {
+  model: Model;
+  portable: OpenApiDocument;
+  source: string;
+}
+
+/** The title of the schema file a compiled `$ref` points at (`…/webhooks/push.json` → PushWebhookPayload). */
+export function schemaNameForRef(model: Model, ref: unknown): string | undefined {
+  return typeof ref === "string" ? model.schemas.find((s) => s.id === ref)?.name : undefined;
+}
+
+/** `event → payload type name`, from each webhook's JSON body schema. */
+export function webhookPayloadNames(model: Model): [string, string][] {
+  return model.webhooks.flatMap((w) => {
+    const json = w.content.find((c) => c.mediaType === "application/json");
+    const name = schemaNameForRef(model, json?.schema?.$ref);
+    return name ? [[w.event, name] as [string, string]] : [];
+  });
+}
+
+export async function typesTarget({ model, portable, source }: TypesInput): Promise<GeneratedFile[]> {
+  const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true });
+  const project = new Project({ useInMemoryFileSystem: true });
+  const file = project.createSourceFile("types.ts", astToString(ast));
+
+  file.addTypeAliases(
+    model.schemas.map((s) => ({
+      kind: StructureKind.TypeAlias,
+      isExported: true,
+      name: s.name,
+      type: `components["schemas"]["${s.name}"]`,
+      docs: [`The \`${s.file}.json\` schema.`],
+    })),
+  );
+  file.addInterface({
+    name: "WebhookPayloads",
+    isExported: true,
+    docs: ["Webhook payload type by `X-Service-Event` name."],
+    properties: webhookPayloadNames(model).map(([event, name]) => ({ name: JSON.stringify(event), type: name })),
+  });
+  file.addTypeAlias({ name: "WebhookEventName", isExported: true, type: "keyof WebhookPayloads" });
+  file.addTypeAlias({ name: "OperationId", isExported: true, type: "keyof operations" });
+
+  return [{ path: "types.ts", contents: generatedHeader(source) + file.getFullText() }];
+}

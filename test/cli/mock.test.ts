@@ -1,0 +1,87 @@
+/**
+ * `service-contract mock` runs Prism for real: the mock answers feed requests from the
+ * contract, and the proxy, put in front of a deliberately wrong implementation, reports each
+ * violation and exits 1 when stopped. Stopping the command must stop Prism with it.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createInterface } from "node:readline";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliBin, repoRoot } from "./run-cli.ts";
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  ready: Record<string, string>;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+const running: Running[] = [];
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) r.child.kill("SIGKILL");
+  await Promise.all(servers.splice(0).map((s) => new Promise((res) => s.close(res))));
+});
+
+async function start(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [cliBin, ...args], { cwd: repoRoot });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((res) => child.on("exit", (code) => res(code)));
+  const ready = await new Promise<Record<string, string>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), 25_000);
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      lines.push(line);
+      if (line.startsWith("{")) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, string>);
+      }
+    });
+    createInterface({ input: child.stderr }).on("line", (line) => lines.push(line));
+    void exited.then((code) => reject(new Error(`exited ${code} before ready:\n${lines.join("\n")}`)));
+  });
+  const r = { child, ready, lines, exited };
+  running.push(r);
+  return r;
+}
+
+describe("service-contract mock", () => {
+  it("serves the feeds from the contract and stops cleanly on SIGTERM", async () => {
+    const mock = await start(["mock", "--port", "0"]);
+    const response = await fetch(`${mock.ready.mock}/events`);
+    expect(response.status).toBe(200);
+    expect(Array.isArray(await response.json())).toBe(true);
+    mock.child.kill("SIGTERM");
+    expect(await mock.exited).toBe(0);
+  });
+
+  it("as a proxy, reports every violation of a wrong implementation and exits 1", async () => {
+    // An implementation that gets the feed wrong: ids as numbers, no ETag, no rate-limit headers.
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify([{ id: 1, type: "PushEvent" }]));
+    });
+    servers.push(upstream);
+    await new Promise<void>((res) => upstream.listen(0, "127.0.0.1", res));
+    const port = (upstream.address() as AddressInfo).port;
+
+    const proxy = await start(["mock", "--port", "0", "--proxy", `http://127.0.0.1:${port}`]);
+    expect(proxy.ready.upstream).toBe(`http://127.0.0.1:${port}`);
+    const response = await fetch(`${proxy.ready.proxy}/events`);
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    await new Promise((res) => setTimeout(res, 500));
+    proxy.child.kill("SIGTERM");
+    expect(await proxy.exited).toBe(1);
+    const violations = proxy.lines.filter((l) => l.startsWith("violation GET /events"));
+    expect(violations.some((l) => /response\.body/.test(l))).toBe(true);
+    expect(violations.some((l) => /response\.header/.test(l))).toBe(true);
+    expect(proxy.lines.at(-1)).toMatch(/^\d+ violation\(s\) in 1 request\(s\)$/);
+  });
+
+  it("rejects a proxy target that is not a URL with exit 2", async () => {
+    const child = spawn(process.execPath, [cliBin, "mock", "--proxy", "not a url"], { cwd: repoRoot });
+    const code = await new Promise((res) => child.on("exit", res));
+    expect(code).toBe(2);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Every `example` and `examples` value written inside spec/openapi.yaml validates against the
+ * schema it illustrates: media types, parameters, headers, and schema objects themselves.
+ * Documentation that contradicts the contract misleads exactly the people reading it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { createAjv } from "../../generators/ajv.ts";
+import { readSchemaFiles } from "../../generators/schema-files.ts";
+import { compilableSchema, resolvePointer } from "../../generators/spec-schemas.ts";
+import { toPointer } from "../../generators/problems.ts";
+
+const root = join(import.meta.dirname, "../..");
+const doc = parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as unknown;
+const ajv = createAjv(readSchemaFiles(join(root, "spec/schemas")), { strict: false });
+
+interface Case {
+  pointer: string;
+  schema: unknown;
+  value: unknown;
+}
+
+/** Walks the document and collects (schema, example) pairs wherever OpenAPI allows examples. */
+function collect(node: unknown, path: (string | number)[], out: Case[]): void {
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) return node.forEach((n, i) => collect(n, [...path, i], out));
+  const obj = node as Record<string, unknown>;
+  const schema = "schema" in obj ? obj.schema : undefined;
+  if (schema !== undefined && ("example" in obj || "examples" in obj)) {
+    if ("example" in obj) out.push({ pointer: toPointer([...path, "example"]), schema, value: obj.example });
+    for (const [name, ex] of Object.entries((obj.examples ?? {}) as Record<string, unknown>)) {
+      const example = (ex as { $ref?: string }).$ref ? resolvePointer(doc, (ex as { $ref: string }).$ref) : ex;
+      const value = (example as { value?: unknown }).value;
+      if (value !== undefined) out.push({ pointer: toPointer([...path, "examples", name]), schema, value });
+    }
+  }
+  const isSchemaObject = path.includes("schema") || path.includes("schemas");
+  if (isSchemaObject && "example" in obj && !("schema" in obj)) {
+    out.push({ pointer: toPointer([...path, "example"]), schema: obj, value: obj.example });
+  }
+  for (const [key, child] of Object.entries(obj)) {
+    if (key === "example" || key === "examples") continue;
+    collect(child, [...path, key], out);
+  }
+}
+
+const cases: Case[] = [];
+collect(doc, [], cases);
+
+describe("examples inside spec/openapi.yaml", () => {
+  it("has examples to check", () => {
+    expect(cases.length).toBeGreaterThan(20);
+  });
+
+  it.each(cases.map((c) => [c.pointer, c] as const))("%s", (_pointer, c) => {
+    const validate = ajv.compile(compilableSchema(doc, c.schema));
+    expect(validate(c.value), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+});
