@@ -5,6 +5,8 @@
 import type { Model } from "../model.ts";
 import type { GeneratedFile } from "../output.ts";
 import type { OpenApiDocument } from "../load-spec.ts";
+import { clientTarget } from "./client/index.ts";
+import { serverTarget } from "./server/index.ts";
 import { typesTarget } from "./types.ts";
 import { validatorsTarget } from "./validators/index.ts";
 
@@ -21,6 +23,8 @@ export type Target = (input: TargetInput) => GeneratedFile[] | Promise<Generated
 export const TARGETS: Record<string, Target> = {
   types: (input) => typesTarget(input),
   validators: ({ model, source }) => validatorsTarget(model, source),
+  client: (input) => clientTarget(input),
+  server: (input) => serverTarget(input),
 };
 
 export const TARGET_NAMES = Object.keys(TARGETS);

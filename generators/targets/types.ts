@@ -32,7 +32,12 @@ export function webhookPayloadNames(model: Model): [string, string][] {
   });
 }
 
+/** Names this target adds next to the schema titles; a schema may not take one of them. */
+export const RESERVED_TYPE_NAMES = ["WebhookPayloads", "DeliveryEventName", "OperationId"];
+
 export async function typesTarget({ model, portable, source }: TypesInput): Promise<GeneratedFile[]> {
+  const clash = model.schemas.find((s) => RESERVED_TYPE_NAMES.includes(s.name));
+  if (clash) throw new Error(`schemas/${clash.file}.json#/title: "${clash.name}" is reserved for a generated type`);
   const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true });
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile("types.ts", astToString(ast));
@@ -52,7 +57,12 @@ export async function typesTarget({ model, portable, source }: TypesInput): Prom
     docs: ["Webhook payload type by `X-Service-Event` name."],
     properties: webhookPayloadNames(model).map(([event, name]) => ({ name: JSON.stringify(event), type: name })),
   });
-  file.addTypeAlias({ name: "WebhookEventName", isExported: true, type: "keyof WebhookPayloads" });
+  file.addTypeAlias({
+    name: "DeliveryEventName",
+    isExported: true,
+    type: "keyof WebhookPayloads",
+    docs: ["Every `X-Service-Event` a delivery can carry (the subscribable events and `ping`)."],
+  });
   file.addTypeAlias({ name: "OperationId", isExported: true, type: "keyof operations" });
 
   return [{ path: "types.ts", contents: generatedHeader(source) + file.getFullText() }];

@@ -48,7 +48,7 @@ export function validatorDeclarations(model: Model, header: string): string {
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
       { name: "schemaNames", type: "readonly SchemaName[]" },
-      { name: "webhookEvents", type: "readonly T.WebhookEventName[]" },
+      { name: "webhookEvents", type: "readonly T.DeliveryEventName[]" },
       { name: "operationIds", type: "readonly T.OperationId[]" },
     ],
   });
@@ -77,7 +77,7 @@ export function validatorDeclarations(model: Model, header: string): string {
     "validateWebhook",
     [
       {
-        typeParameters: ["E extends T.WebhookEventName"],
+        typeParameters: ["E extends T.DeliveryEventName"],
         parameters: [["event", "E"], ["payload", "unknown"]],
         returnType: "ValidationResult<T.WebhookPayloads[E]>",
       },

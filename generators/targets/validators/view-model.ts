@@ -63,16 +63,29 @@ export function validatorsViewModel(model: Model): ValidatorsViewModel {
   const byId = new Map(model.schemas.map((s) => [s.id, ident("schema", s.name)]));
 
   /** A body schema that is only a `$ref` to a schema file reuses that file's validator. */
+  const bodiesByShape = new Map<string, string>();
   const bodyUnit = (name: string, media: ModelMedia): string | null => {
     if (!media.schema) return null;
     const ref = media.schema.$ref;
     if (typeof ref === "string" && Object.keys(media.schema).length === 1 && byId.has(ref)) return byId.get(ref)!;
+    const shape = JSON.stringify(media.schema);
+    const existing = bodiesByShape.get(shape);
+    if (existing) return existing;
+    bodiesByShape.set(shape, name);
     bodies.push({ exportName: name, id: UNIT_BASE + name, schema: media.schema });
     return name;
   };
+  // Many responses share the same headers (every 404, every rate-limited list); compile each
+  // distinct header/parameter set once and point all users at it.
+  const paramsByShape = new Map<string, string>();
   const paramUnit = (name: string, entries: readonly (ModelParameter | ModelHeader)[], lowercase: boolean): string | null => {
     if (entries.length === 0) return null;
-    params.push({ exportName: name, id: UNIT_BASE + name, schema: objectOf(entries, lowercase) });
+    const schema = objectOf(entries, lowercase);
+    const shape = JSON.stringify(schema);
+    const existing = paramsByShape.get(shape);
+    if (existing) return existing;
+    paramsByShape.set(shape, name);
+    params.push({ exportName: name, id: UNIT_BASE + name, schema });
     return name;
   };
 

@@ -1,0 +1,65 @@
+/** Table-driven unit tests of the small generator pieces: pointers, ESM rewrite, drift diff. */
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { toPointer } from "../../generators/problems.ts";
+import { requireToImports } from "../../generators/targets/validators/esm.ts";
+import { diffOutput, normalise } from "../../generators/output.ts";
+
+describe("toPointer", () => {
+  it.each([
+    [["paths", "/events", "get"], "#/paths/~1events/get"],
+    [["components", "schemas", "a~b"], "#/components/schemas/a~0b"],
+    [["paths", "/repos/{owner}/{repo}/events", "get", "responses", 200], "#/paths/~1repos~1{owner}~1{repo}~1events/get/responses/200"],
+    [[], "#"],
+  ] as const)("%j → %s", (path, pointer) => {
+    expect(toPointer(path)).toBe(pointer);
+  });
+});
+
+describe("requireToImports", () => {
+  it.each([
+    [
+      '"use strict";const a = require("ajv/dist/runtime/equal").default;',
+      'import __runtime0 from "ajv/dist/runtime/equal.js";\nconst __cjsDefault = (m) => (typeof m === "function" ? m : m.default);\nconst a = __cjsDefault(__runtime0);',
+    ],
+    [
+      'const f = require("x").a;const g = require("y").b;const h = require("x").c;',
+      'import __runtime0 from "x.js";\nimport __runtime1 from "y.js";\nconst f = __runtime0.a;const g = __runtime1.b;const h = __runtime0.c;',
+    ],
+    ["export const v = validate0;", "export const v = validate0;"],
+  ])("%s", (input, output) => {
+    expect(requireToImports(input)).toBe(output);
+    expect(requireToImports(input)).not.toMatch(/require\(/);
+  });
+});
+
+describe("normalise", () => {
+  it.each([
+    ["a\r\nb\r\n", "a\nb\n"],
+    ["a\n\n\n", "a\n"],
+    ["a", "a\n"],
+  ])("%j → %j", (input, output) => expect(normalise(input)).toBe(output));
+});
+
+describe("diffOutput", () => {
+  it("reports new, changed and deleted files, sorted", () => {
+    const dir = mkdtempSync(join(tmpdir(), "diff-"));
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "same.ts"), "x\n");
+    writeFileSync(join(dir, "sub/changed.ts"), "old\n");
+    writeFileSync(join(dir, "stale.ts"), "gone\n");
+    const drift = diffOutput(dir, [
+      { path: "same.ts", contents: "x" },
+      { path: "sub/changed.ts", contents: "new" },
+      { path: "b-new.ts", contents: "n" },
+      { path: "a-new.ts", contents: "n" },
+    ]);
+    expect(drift).toEqual({ added: ["a-new.ts", "b-new.ts"], changed: ["sub/changed.ts"], deleted: ["stale.ts"] });
+  });
+
+  it("treats a missing output folder as all new", () => {
+    expect(diffOutput(join(tmpdir(), "does-not-exist-xyz"), [{ path: "a", contents: "" }]).added).toEqual(["a"]);
+  });
+});
