@@ -9,6 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { SchemaFile } from "./schema-files.ts";
+import { overrideFormats } from "./formats.ts";
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -26,6 +27,7 @@ export function createAjv(schemas: readonly SchemaFile[], options: Options = {})
     ...options,
   });
   addFormats(ajv);
+  overrideFormats(ajv);
   ajv.addVocabulary(ANNOTATION_KEYWORDS);
   for (const file of schemas) ajv.addSchema(file.schema, file.id);
   return ajv;

@@ -55,7 +55,7 @@ describe("service-contract lint", () => {
 });
 
 describe("the CLI's usage contract", () => {
-  it.each([["lint"], ["mock"]])("%s --help exits 0 with an example", async (sub) => {
+  it.each([["generate"], ["lint"], ["mock"], ["validate"]])("%s --help exits 0 with an example", async (sub) => {
     const result = await runCli([sub, "--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Examples:/);
