@@ -33,7 +33,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   const input: TargetInput = { model, portable: portableDocument(root, model.schemaFiles), source: sourceName(options.spec) };
   const files: GeneratedFile[] = [];
   for (const name of Object.keys(TARGETS)) {
-    if (options.targets.includes(name)) files.push(...(await TARGETS[name]!(input)));
+    if (options.targets.includes(name)) files.push(...(await TARGETS[name]!.run(input)));
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

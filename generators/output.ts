@@ -31,9 +31,18 @@ export function normalise(contents: string): string {
   return contents.replace(/\r\n?/g, "\n").replace(/\n*$/, "\n");
 }
 
-/** Empty the output folder, then write every file. */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[]): void {
-  rmSync(outDir, { recursive: true, force: true });
+/** Whether a relative path falls under a scope (undefined scope: everything). */
+export function inScope(path: string, scope: readonly string[] | undefined): boolean {
+  return !scope || scope.some((owned) => (owned.endsWith("/") ? path.startsWith(owned) : path === owned));
+}
+
+/**
+ * Empty the output folder (or, with a scope, only the paths the scope owns), then write every
+ * file. Scoping lets `--targets types` refresh types.ts without deleting the other targets.
+ */
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], scope?: readonly string[]): void {
+  if (scope) for (const owned of scope) rmSync(join(outDir, owned), { recursive: true, force: true });
+  else rmSync(outDir, { recursive: true, force: true });
   for (const file of files) {
     const target = join(outDir, file.path);
     mkdirSync(dirname(target), { recursive: true });
@@ -41,10 +50,14 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[]): vo
   }
 }
 
-/** Compare the output folder with what would be written. Nothing is changed on disk. */
-export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Drift {
+/** Compare the output folder (within the scope) with what would be written. Nothing is changed on disk. */
+export function diffOutput(outDir: string, files: readonly GeneratedFile[], scope?: readonly string[]): Drift {
   const expected = new Map(files.map((f) => [f.path, normalise(f.contents)]));
-  const actual = new Set(listFiles(outDir).map((f) => relative(outDir, f).split(sep).join("/")));
+  const actual = new Set(
+    listFiles(outDir)
+      .map((f) => relative(outDir, f).split(sep).join("/"))
+      .filter((f) => inScope(f, scope)),
+  );
   const drift: Drift = { added: [], changed: [], deleted: [] };
   for (const [path, contents] of expected) {
     if (!actual.has(path)) drift.added.push(path);

@@ -41,7 +41,25 @@ function rewriteRef(ref: string, base: string, titles: ReadonlyMap<string, strin
   absolute.hash = "";
   const title = titles.get(absolute.href);
   if (title === undefined) throw new Error(`${base}: $ref ${ref} does not name a schema file`);
+  // `#/$defs/Name…` inside a file becomes its hoisted component (see hoistDefs).
+  const def = /^\/\$defs\/([^/]+)(.*)$/.exec(fragment);
+  if (def) return `#/components/schemas/${defComponentName(title, def[1]!)}${def[2]}`;
   return `#/components/schemas/${title}${fragment}`;
+}
+
+/** `Repository` + `PushOwner` → `Repository_PushOwner`: a valid component key, unique by construction. */
+export function defComponentName(title: string, def: string): string {
+  return `${title}_${def.replace(/[^A-Za-z0-9_.-]/g, "_")}`;
+}
+
+/**
+ * A schema's `$defs` become components of their own. Left in place, tools that read the bundle
+ * as OpenAPI (openapi-typescript) take `$defs` for a property of the object.
+ */
+function hoistDefs(title: string, schema: Record<string, Json>, into: Record<string, Json>): Record<string, Json> {
+  const { $defs, ...rest } = schema;
+  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, Json>)) into[defComponentName(title, name)] = def;
+  return rest;
 }
 
 export function portableDocument(root: Record<string, Json>, schemaFiles: readonly SchemaFile[]): OpenApiDocument {
@@ -49,10 +67,12 @@ export function portableDocument(root: Record<string, Json>, schemaFiles: readon
   const doc = rewrite(root, SPEC_DOCUMENT_ID, titles) as Record<string, Json> & { components?: Record<string, Json> };
   // Inline schemas of the root document stay; file-backed entries are replaced by the files.
   const schemas: Record<string, Json> = { ...((doc.components?.schemas ?? {}) as Record<string, Json>) };
-  for (const file of [...schemaFiles].sort((a, b) => String(a.schema.title).localeCompare(String(b.schema.title)))) {
-    schemas[String(file.schema.title)] = rewrite(file.schema, file.id, titles);
+  for (const file of schemaFiles) {
+    const title = String(file.schema.title);
+    schemas[title] = hoistDefs(title, rewrite(file.schema, file.id, titles) as Record<string, Json>, schemas);
   }
-  doc.components = { ...(doc.components ?? {}), schemas };
+  const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  doc.components = { ...(doc.components ?? {}), schemas: sorted };
   return doc as unknown as OpenApiDocument;
 }
 

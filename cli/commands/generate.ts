@@ -10,7 +10,7 @@ import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { generate } from "../../generators/generate.ts";
 import { diffOutput, hasDrift, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
-import { TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
 
 interface GenerateCliOptions {
   spec: string;
@@ -23,7 +23,7 @@ export const generateCommand: CommandFactory = (setExit) =>
   new Command("generate")
     .description("Generate types, validators, client and server stubs from the spec.")
     .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
-    .option("--out <dir>", "output folder (emptied before writing)", "generated")
+    .option("--out <dir>", "output folder (emptied before writing; with --targets, only those targets' files)", "generated")
     .option("--targets <list>", `comma-separated subset of ${TARGET_NAMES.join(",")}`, TARGET_NAMES.join(","))
     .option("--check", "write nothing; exit 1 if the output folder differs from what would be generated")
     .addHelpText("after", "\nExamples:\n  service-contract generate\n  service-contract generate --check\n  service-contract generate --targets types,validators --out src/generated")
@@ -42,12 +42,12 @@ export const generateCommand: CommandFactory = (setExit) =>
       }
 
       if (!opts.check) {
-        writeOutput(opts.out, files);
+        writeOutput(opts.out, files, scopeOf(targets));
         process.stdout.write(`wrote ${files.length} files to ${opts.out}/\n`);
         setExit(EXIT_OK);
         return;
       }
-      const drift = diffOutput(opts.out, files);
+      const drift = diffOutput(opts.out, files, scopeOf(targets));
       if (!hasDrift(drift)) {
         process.stdout.write(`${opts.out}/ is up to date (${files.length} files)\n`);
         setExit(EXIT_OK);

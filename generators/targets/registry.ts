@@ -18,13 +18,26 @@ export interface TargetInput {
   source: string;
 }
 
-export type Target = (input: TargetInput) => GeneratedFile[] | Promise<GeneratedFile[]>;
+export interface Target {
+  run: (input: TargetInput) => GeneratedFile[] | Promise<GeneratedFile[]>;
+  /** The paths under the output folder this target owns (a file, or a folder ending in `/`). */
+  owns: string[];
+}
 
 export const TARGETS: Record<string, Target> = {
-  types: (input) => typesTarget(input),
-  validators: ({ model, source }) => validatorsTarget(model, source),
-  client: (input) => clientTarget(input),
-  server: (input) => serverTarget(input),
+  types: { run: (input) => typesTarget(input), owns: ["types.ts"] },
+  validators: { run: ({ model, source }) => validatorsTarget(model, source), owns: ["validators/"] },
+  client: { run: (input) => clientTarget(input), owns: ["client/"] },
+  server: { run: (input) => serverTarget(input), owns: ["server/"] },
 };
 
 export const TARGET_NAMES = Object.keys(TARGETS);
+
+/**
+ * What a run of these targets may replace: undefined (the whole folder) when every target runs,
+ * otherwise the paths the selected targets own, so `--targets types` never touches `client/`.
+ */
+export function scopeOf(targets: readonly string[]): string[] | undefined {
+  if (TARGET_NAMES.every((t) => targets.includes(t))) return undefined;
+  return targets.flatMap((t) => TARGETS[t]?.owns ?? []).sort();
+}

@@ -38,7 +38,9 @@ export const RESERVED_TYPE_NAMES = ["WebhookPayloads", "DeliveryEventName", "Ope
 export async function typesTarget({ model, portable, source }: TypesInput): Promise<GeneratedFile[]> {
   const clash = model.schemas.find((s) => RESERVED_TYPE_NAMES.includes(s.name));
   if (clash) throw new Error(`schemas/${clash.file}.json#/title: "${clash.name}" is reserved for a generated type`);
-  const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true });
+  // defaultNonNullable off: a property with a `default` is optional to send (the server fills it
+  // in), so it must stay optional in request types.
+  const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true, defaultNonNullable: false });
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile("types.ts", astToString(ast));
 

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toPointer } from "../../generators/problems.ts";
 import { requireToImports } from "../../generators/targets/validators/esm.ts";
-import { diffOutput, normalise } from "../../generators/output.ts";
+import { diffOutput, normalise, writeOutput } from "../../generators/output.ts";
+import { scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { existsSync, readFileSync } from "node:fs";
 
 describe("toPointer", () => {
   it.each([
@@ -61,5 +63,27 @@ describe("diffOutput", () => {
 
   it("treats a missing output folder as all new", () => {
     expect(diffOutput(join(tmpdir(), "does-not-exist-xyz"), [{ path: "a", contents: "" }]).added).toEqual(["a"]);
+  });
+});
+
+describe("target scopes", () => {
+  it("all targets own the whole folder; a subset owns only its paths", () => {
+    expect(scopeOf(TARGET_NAMES)).toBeUndefined();
+    expect(scopeOf(["types", "client"])).toEqual(["client/", "types.ts"]);
+  });
+
+  it("writing one target's files keeps the other targets' files", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scope-"));
+    writeOutput(dir, [
+      { path: "types.ts", contents: "old" },
+      { path: "client/a.ts", contents: "a" },
+      { path: "validators/stale.js", contents: "s" },
+    ]);
+    writeOutput(dir, [{ path: "validators/index.js", contents: "v" }], scopeOf(["validators"]));
+    expect(readFileSync(join(dir, "types.ts"), "utf8")).toBe("old\n");
+    expect(existsSync(join(dir, "client/a.ts"))).toBe(true);
+    expect(existsSync(join(dir, "validators/stale.js"))).toBe(false);
+    expect(diffOutput(dir, [{ path: "validators/index.js", contents: "v" }], scopeOf(["validators"]))).toEqual({ added: [], changed: [], deleted: [] });
+    expect(diffOutput(dir, [{ path: "validators/index.js", contents: "v" }]).deleted).toEqual(["client/a.ts", "types.ts"]);
   });
 });

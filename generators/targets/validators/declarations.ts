@@ -8,7 +8,7 @@ import type { Model } from "../../model.ts";
 
 export function validatorDeclarations(model: Model, header: string): string {
   const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile("index.d.ts", header);
+  const file = project.createSourceFile("index.d.ts", "");
   file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "../types.js" });
   file.addInterface({
     name: "ValidationError",
@@ -115,5 +115,5 @@ export function validatorDeclarations(model: Model, header: string): string {
     ],
     "Validate a request to an operation: path, query and header values (coerced) and the body.",
   );
-  return file.getFullText();
+  return header + file.getFullText();
 }

@@ -1,0 +1,107 @@
+/**
+ * What the server target needs to know about each operation, derived from the model (and, for
+ * the two things the model does not keep, `x-resource` and `xml.name`, from the portable
+ * document): the route table entries the runtime reads, and the names of the generated types.
+ */
+import type { OpenApiDocument } from "../../load-spec.ts";
+import type { Model, ModelMedia, ModelOperation } from "../../model.ts";
+import { resolvePointer } from "../../model.ts";
+
+export interface RouteView {
+  operationId: string;
+  method: "DELETE" | "GET" | "PATCH" | "POST" | "PUT";
+  path: string;
+  url: string;
+  host: "api" | "auth";
+  resource: string;
+  query: string[];
+  headers: [string, string][];
+  body: { required: boolean; mediaTypes: string[] } | null;
+  responses: Record<string, { mediaTypes: string[]; xmlRoot?: string }>;
+}
+
+type Node = Record<string, unknown>;
+
+/** `listRepoEvents` → `ListRepoEvents`. */
+export function typeBase(operationId: string): string {
+  return operationId.charAt(0).toUpperCase() + operationId.slice(1);
+}
+
+/** `/repos/{owner}/{repo}/events` → `/repos/:owner/:repo/events`. */
+export function fastifyUrl(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+function deref(doc: unknown, node: unknown): Node | undefined {
+  let current = node as Node | undefined;
+  for (let hops = 0; current && typeof current.$ref === "string" && current.$ref.startsWith("#") && hops < 32; hops++) {
+    current = resolvePointer(doc, current.$ref) as Node | undefined;
+  }
+  return current;
+}
+
+function operationNode(doc: OpenApiDocument, op: ModelOperation): Node {
+  const item = deref(doc, (doc.paths as Node | undefined)?.[op.path]);
+  return (item?.[op.method] as Node | undefined) ?? {};
+}
+
+/** The root element of an XML body: `xml.name` on the schema, one of its alternatives, or its `$ref` target. */
+function xmlRoot(doc: OpenApiDocument, schema: unknown, depth = 0): string | undefined {
+  const node = schema as Node | undefined;
+  if (!node || typeof node !== "object" || depth > 8) return undefined;
+  const own = (node.xml as Node | undefined)?.name;
+  if (typeof own === "string") return own;
+  for (const key of ["oneOf", "anyOf", "allOf"]) {
+    for (const member of (node[key] as unknown[] | undefined) ?? []) {
+      const found = xmlRoot(doc, member, depth + 1);
+      if (found) return found;
+    }
+  }
+  return typeof node.$ref === "string" ? xmlRoot(doc, deref(doc, node), depth + 1) : undefined;
+}
+
+function schemaTitle(model: Model, media: ModelMedia | undefined): string | undefined {
+  const schema = media?.schema;
+  const ref = schema?.$ref ?? (schema?.items as Node | undefined)?.$ref;
+  return model.schemas.find((s) => s.id === ref)?.name;
+}
+
+/**
+ * `resource` of the operation's 422 items: the operation's `x-resource` when the contract sets
+ * one, else the request body's schema title without `CreateRequest`/`UpdateRequest`/`Request`
+ * (`HookCreateRequest` → `Hook`), else the success response's schema title.
+ */
+function resourceOf(model: Model, op: ModelOperation, node: Node): string {
+  if (typeof node["x-resource"] === "string") return node["x-resource"];
+  const json = (content: readonly ModelMedia[] | undefined) => content?.find((m) => m.mediaType === "application/json") ?? content?.[0];
+  const fromBody = schemaTitle(model, json(op.requestBody?.content))?.replace(/(Create|Update)?Request$/, "");
+  if (fromBody) return fromBody;
+  const success = op.responses.find((r) => r.status.startsWith("2"));
+  return schemaTitle(model, json(success?.content)) ?? typeBase(op.id);
+}
+
+export function routeViews(model: Model, doc: OpenApiDocument): RouteView[] {
+  return model.operations.map((op) => {
+    const node = operationNode(doc, op);
+    const responseNodes = (node.responses ?? {}) as Node;
+    return {
+      operationId: op.id,
+      method: op.method.toUpperCase() as RouteView["method"],
+      path: op.path,
+      url: fastifyUrl(op.path),
+      host: op.host,
+      resource: resourceOf(model, op, node),
+      query: op.parameters.filter((p) => p.in === "query").map((p) => p.name),
+      headers: op.parameters.filter((p) => p.in === "header").map((p) => [p.name.toLowerCase(), p.name] as [string, string]),
+      body: op.requestBody ? { required: op.requestBody.required, mediaTypes: op.requestBody.content.map((m) => m.mediaType) } : null,
+      responses: Object.fromEntries(
+        op.responses.map((r) => {
+          const content = (deref(doc, responseNodes[r.status])?.content ?? {}) as Node;
+          const xml = r.content.find((m) => /[/+]xml$/.test(m.mediaType));
+          const root = xml ? xmlRoot(doc, (content[xml.mediaType] as Node | undefined)?.schema) ?? schemaTitle(model, xml) ?? "response" : undefined;
+          return [r.status, { mediaTypes: r.content.map((m) => m.mediaType), ...(root ? { xmlRoot: root } : {}) }];
+        }),
+      ),
+    };
+  });
+}

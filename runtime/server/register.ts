@@ -1,0 +1,166 @@
+/**
+ * Registering a generated route table on a Fastify instance. Each route decodes its body (see
+ * body.ts), validates path, query, headers and body with the generated validators (Fastify's own
+ * schema validation is not used: the validators are the one source of truth), calls the handler
+ * with typed, coerced values, and writes its result (respond.ts).
+ *
+ * Refusals, in the contract's error shape: a path parameter the contract does not allow → 404
+ * (`/hooks/abc` names no resource, as the service answers); a bad query, header or body value →
+ * 422 `Validation Failed`; unparseable JSON → 400 `Problems parsing JSON`; a body in a media type
+ * the operation does not accept → 415; a body over `bodyLimit` → 413; an unknown path, and a known
+ * path with a method it does not have → 404 (the service answers 404, not 405); an operation
+ * without a handler → 501; a handler that throws → 500 without any detail. `invalidRequest`
+ * handlers may answer an operation's refusals their own way (the OAuth pages have no JSON 422).
+ */
+import { STATUS_CODES } from "node:http";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { decodeBody, installBodyCollector } from "./body.ts";
+import { DEFAULT_DOCUMENTATION_URL, errorBody, validationFailed } from "./errors.ts";
+import { respond, type RespondContext, type ValidateResponse } from "./respond.ts";
+import type {
+  AnyHandler,
+  AnyInvalidRequestHandler,
+  AnyRequest,
+  ErrorBody,
+  Host,
+  RawRequest,
+  RegisterOptions,
+  RequestFailure,
+  RouteSpec,
+} from "./types.ts";
+
+export type ValidateRequest = (
+  operationId: never,
+  request?: { path?: Record<string, unknown>; query?: Record<string, unknown>; headers?: Record<string, string | string[] | undefined>; body?: unknown; mediaType?: string },
+) => { valid: true; value: { path: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, string>; body: unknown } } | { valid: false; errors: { path: string; message: string }[] };
+
+/** What the generated `registerRoutes` hands over: the routes and the generated validators. */
+export interface RouteTable {
+  routes: readonly RouteSpec[];
+  validateRequest: ValidateRequest;
+  validateResponse: ValidateResponse;
+}
+
+export interface RuntimeOptions extends RegisterOptions<Host, string> {
+  invalidRequest?: Readonly<Record<string, AnyInvalidRequestHandler | undefined>>;
+}
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+function rawOf(request: FastifyRequest): RawRequest {
+  return {
+    ip: request.ip,
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    authorization: request.headers.authorization,
+    request,
+  };
+}
+
+async function sendError(reply: FastifyReply, status: number, body: ErrorBody): Promise<void> {
+  await reply.code(status).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(body));
+}
+
+function checkHandlers(table: RouteTable, handlers: Readonly<Record<string, unknown>>, host: Host): void {
+  const byId = new Map(table.routes.map((r) => [r.operationId, r]));
+  for (const [id, handler] of Object.entries(handlers)) {
+    if (handler === undefined) continue;
+    const route = byId.get(id);
+    if (!route) throw new Error(`registerRoutes: the contract has no operation "${id}"`);
+    if (route.host !== host) throw new Error(`registerRoutes: "${id}" is served by the ${route.host} host, not by ${host}`);
+    if (typeof handler !== "function") throw new Error(`registerRoutes: the handler of "${id}" is not a function`);
+  }
+}
+
+/** Pick the declared query parameters and declared headers (under their contract spelling). */
+function typedInput(route: RouteSpec, value: { query: Record<string, unknown>; headers: Record<string, string> }) {
+  const query = Object.fromEntries(route.query.filter((name) => value.query[name] !== undefined).map((name) => [name, value.query[name]]));
+  const headers = Object.fromEntries(route.headers.filter(([lower]) => value.headers[lower] !== undefined).map(([lower, name]) => [name, value.headers[lower]]));
+  return { query, headers };
+}
+
+export function registerRouteTable(app: FastifyInstance, table: RouteTable, handlers: Readonly<Record<string, AnyHandler | undefined>>, options: RuntimeOptions): void {
+  checkHandlers(table, handlers, options.host);
+  const documentationUrl = options.documentationUrl ?? DEFAULT_DOCUMENTATION_URL;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const routes = table.routes.filter((r) => r.host === options.host);
+  const byRoute = new Map(routes.map((r) => [`${r.method} ${r.url}`, r]));
+  const context: RespondContext = {
+    validate: options.validateResponses ? table.validateResponse : undefined,
+    supplied: new Set((options.suppliedHeaders ?? []).map((h) => h.toLowerCase())),
+    documentationUrl,
+    report: options.onResponseValidationError ?? ((failure) => app.log.error({ failure }, "response breaks the contract")),
+  };
+  const reportHandlerError = options.onHandlerError ?? ((error: unknown, operationId: string) => app.log.error({ err: error, operationId }, "handler failed"));
+
+  /** A refusal: the operation's `invalidRequest` handler answers it if there is one. */
+  async function refuse(route: RouteSpec, request: FastifyRequest, reply: FastifyReply, failure: RequestFailure): Promise<void> {
+    const custom = options.invalidRequest?.[route.operationId];
+    if (!custom) return sendError(reply, failure.status, failure.body);
+    try {
+      return await respond(reply, route, await custom(failure, rawOf(request)), context);
+    } catch (error) {
+      reportHandlerError(error, route.operationId);
+      return sendError(reply, 500, errorBody("Internal Server Error", documentationUrl));
+    }
+  }
+
+  async function handle(route: RouteSpec, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const fail = (status: RequestFailure["status"], body: ErrorBody) => refuse(route, request, reply, { operationId: route.operationId, status, body });
+    let body: unknown;
+    let mediaType: string | undefined;
+    if (route.body) {
+      const decoded = decodeBody(request.body, request.headers["content-type"], route.body.mediaTypes);
+      if (!decoded.ok) return fail(decoded.status, errorBody(decoded.message, documentationUrl));
+      ({ value: body, mediaType } = decoded);
+    }
+    const verdict = table.validateRequest(route.operationId as never, {
+      path: request.params as Record<string, unknown>,
+      query: (request.query ?? {}) as Record<string, unknown>,
+      headers: request.headers,
+      body,
+      mediaType,
+    });
+    if (!verdict.valid) {
+      if (verdict.errors.some((e) => e.path.startsWith("/path/"))) return fail(404, errorBody("Not Found", documentationUrl));
+      return fail(422, validationFailed(route, verdict.errors, documentationUrl));
+    }
+    const handler = handlers[route.operationId];
+    if (!handler) return sendError(reply, 501, errorBody(`Not Implemented: ${route.operationId}`, documentationUrl));
+    const input: AnyRequest = {
+      operationId: route.operationId,
+      params: verdict.value.path,
+      ...typedInput(route, verdict.value),
+      body: verdict.value.body,
+      mediaType: verdict.value.body === undefined ? undefined : mediaType ?? route.body?.mediaTypes[0],
+      raw: rawOf(request),
+    };
+    let result: unknown;
+    try {
+      result = await handler(input);
+    } catch (error) {
+      reportHandlerError(error, route.operationId);
+      return sendError(reply, 500, errorBody("Internal Server Error", documentationUrl));
+    }
+    return respond(reply, route, result, context);
+  }
+
+  installBodyCollector(app, bodyLimit);
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, errorBody("Not Found", documentationUrl)));
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    const route = byRoute.get(`${request.method === "HEAD" ? "GET" : request.method} ${request.routeOptions.url}`);
+    if (status >= 400 && status < 500) {
+      const message = status === 413 ? "Payload Too Large" : STATUS_CODES[status] ?? "Bad Request";
+      if (route && (status === 400 || status === 413 || status === 415)) return refuse(route, request, reply, { operationId: route.operationId, status, body: errorBody(message, documentationUrl) });
+      return sendError(reply, status, errorBody(message, documentationUrl));
+    }
+    reportHandlerError(error, route?.operationId ?? "");
+    return sendError(reply, 500, errorBody("Internal Server Error", documentationUrl));
+  });
+  for (const route of routes) {
+    app.route({ method: route.method, url: route.url, bodyLimit, handler: (request, reply) => handle(route, request, reply) });
+  }
+}
