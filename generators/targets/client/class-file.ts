@@ -41,8 +41,9 @@ export function clientClass(view: ClientViewModel, header: string): string {
     parameters: [{ name: "options", type: "ClientOptions" }],
     statements: ["super(operationTable, options);"],
   });
-  for (const o of view.operations) {
-    cls.addMethod({
+  // Batched: ts-morph re-prints the file on every insertion.
+  cls.addMethods(
+    view.operations.map((o) => ({
       name: o.id,
       scope: Scope.Public,
       docs: [methodDocs(o)],
@@ -52,8 +53,8 @@ export function clientClass(view: ClientViewModel, header: string): string {
       ],
       returnType: `Promise<T.${o.typeName}Response>`,
       statements: [`return this.call(${JSON.stringify(o.id)}, request as RequestParts | undefined, options) as Promise<T.${o.typeName}Response>;`],
-    });
-  }
+    })),
+  );
   file.formatText({ indentSize: 2 });
   return header + file.getFullText();
 }

@@ -94,17 +94,23 @@ export function operationTypes(model: Model, header: string): string {
   const file = project.createSourceFile("operations.ts", "");
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["operations"], moduleSpecifier: "../types.ts" });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ExtraHeaders", "RequestBase"], moduleSpecifier: "../../runtime/server/index.ts" });
-  for (const op of model.operations) {
-    const name = typeBase(op.id);
-    const title = `${op.method.toUpperCase()} ${op.path}${op.summary ? ` — ${op.summary}` : ""}`;
-    file.addTypeAlias({ name: `${name}Request`, isExported: true, docs: [`What the \`${op.id}\` handler receives: ${title}.`], type: requestType(op) });
-    file.addTypeAlias({
-      name: `${name}Response`,
-      isExported: true,
-      docs: [`What the \`${op.id}\` handler may answer: one member per status and media type of the contract.`],
-      type: union(op.responses.flatMap((r) => responseMembers(op, r))),
-    });
-  }
+  // One batched insertion: ts-morph re-prints the file on every add, so adding aliases one at a
+  // time made this target the slowest step of generate.
+  file.addTypeAliases(
+    model.operations.flatMap((op) => {
+      const name = typeBase(op.id);
+      const title = `${op.method.toUpperCase()} ${op.path}${op.summary ? ` — ${op.summary}` : ""}`;
+      return [
+        { name: `${name}Request`, isExported: true, docs: [`What the \`${op.id}\` handler receives: ${title}.`], type: requestType(op) },
+        {
+          name: `${name}Response`,
+          isExported: true,
+          docs: [`What the \`${op.id}\` handler may answer: one member per status and media type of the contract.`],
+          type: union(op.responses.flatMap((r) => responseMembers(op, r))),
+        },
+      ];
+    }),
+  );
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   return header + file.getFullText();
 }
