@@ -1,0 +1,94 @@
+/**
+ * `service-contract serve`: the reference server on its embedded database (PGlite in
+ * --data-dir) or on PostgreSQL (--database-url / DATABASE_URL). Prints one JSON line with both
+ * URLs when ready — scripts wait for it — then a short guide on stderr; SIGINT/SIGTERM close the
+ * listeners and the database cleanly.
+ */
+import { Command } from "commander";
+import type { CommandFactory } from "../main.ts";
+import { EXIT_OK, UsageError } from "../exit-codes.ts";
+
+interface ServeOptions {
+  port: string;
+  authPort: string;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  seed: string;
+  validateResponses?: boolean;
+  quiet?: boolean;
+}
+
+function port(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${name} must be 0..65535, got ${value}`);
+  return n;
+}
+
+function guide(urls: { api: string; auth: string }, seeded: string): string {
+  if (seeded !== "demo") return `API ${urls.api}  ·  OAuth ${urls.auth}  ·  docs ${urls.api}/docs\n`;
+  return [
+    `API      ${urls.api}        (reference: ${urls.api}/docs)`,
+    `OAuth    ${urls.auth}`,
+    "",
+    "Try the OAuth web flow in a browser (demo data):",
+    `  1. open ${urls.auth}/login/oauth/authorize?client_id=demo-client-id-0001&scope=repo,user&state=xyz`,
+    "  2. sign in as octocat / octocat-demo-password, then Authorize",
+    "  3. you land on http://127.0.0.1:8080/callback?code=…&state=xyz; exchange the code:",
+    `     curl -s -H 'Accept: application/json' -d client_id=demo-client-id-0001 \\`,
+    `       -d client_secret=demo-client-secret-0001-keep-it-private -d code=CODE ${urls.auth}/login/oauth/access_token`,
+    `  4. curl -H 'Authorization: token TOKEN' ${urls.api}/users/octocat/events`,
+    "Demo users: octocat, hubot, defunkt (password <login>-demo-password); monalisa has two-factor",
+    "(TOTP secret JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP). Applications: demo-client-id-0001, and",
+    "demo-client-id-0002 (suspended). All of it: reference/seed/README.md.",
+    "",
+  ].join("\n");
+}
+
+export const serveCommand: CommandFactory = (setExit) =>
+  new Command("serve")
+    .description("Run the reference server: the API host and the OAuth web host on one database.")
+    .option("--port <n>", "API host port (0 picks a free one)", "3000")
+    .option("--auth-port <n>", "web host port for the OAuth pages and token exchange (0 picks a free one)", "3001")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--data-dir <dir>", "embedded database folder (PGlite)", ".service-contract")
+    .option("--database-url <url>", "use PostgreSQL instead (default: $DATABASE_URL)")
+    .option("--seed <demo|none|FILE>", "data to load into an empty database", "demo")
+    .option("--validate-responses", "check every response against the contract (a violation becomes a 500)")
+    .option("--quiet", "print only the ready line")
+    .addHelpText(
+      "after",
+      "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready.\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
+    )
+    .action(async (opts: ServeOptions) => {
+      const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
+      if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError(`--database-url must be a postgres:// URL`);
+      const { startServer } = await import("../../reference/server.ts");
+      const { FixtureError } = await import("../../reference/seed/load.ts");
+      let server;
+      try {
+        server = await startServer({
+          host: opts.host,
+          port: port("--port", opts.port),
+          authPort: port("--auth-port", opts.authPort),
+          dataDir: databaseUrl ? undefined : opts.dataDir,
+          databaseUrl,
+          seed: opts.seed,
+          validateResponses: opts.validateResponses,
+        });
+      } catch (error) {
+        if (error instanceof FixtureError) throw new UsageError(error.message);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
+        throw error;
+      }
+      process.stdout.write(JSON.stringify({ api: server.urls.api, auth: server.urls.auth }) + "\n");
+      if (!opts.quiet) process.stderr.write(guide(server.urls, opts.seed));
+      await new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      await server.close();
+      setExit(EXIT_OK);
+    });

@@ -1,0 +1,12 @@
+/**
+ * Every API-host handler of the reference server, one factory per area. Operations whose area
+ * has not landed yet answer the generated 501.
+ */
+import type { HostHandlers } from "../../generated/server/index.ts";
+import type { Context } from "../context.ts";
+import { authorizationHandlers } from "./authorizations.ts";
+import type { Supplied } from "./supplied.ts";
+
+export function apiHandlers(ctx: Context): Partial<HostHandlers<"api", Supplied>> {
+  return { ...authorizationHandlers(ctx) };
+}

@@ -1,0 +1,121 @@
+/**
+ * A rendered reference of the contract on the API host: Swagger UI at `/docs` (and `/docs/`),
+ * its files from the installed swagger-ui-dist, and the contract itself at `/docs/openapi.json`.
+ *
+ * The page works offline: every file comes from this server, and the Content-Security-Policy
+ * allows only 'self' (plus `data:` images, which swagger-ui.css uses for its icons), so nothing
+ * the page does can reach another host. The contract is served in its portable single-document
+ * form (generators/portable-bundle.ts), since Swagger UI does not follow the schema files' `$id`s;
+ * it is built once at registration, with a relative server prepended so "Try it out" calls this
+ * server. Only explicit routes are registered: any other path under the prefix falls through to
+ * the app's not-found handling.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { loadPortableDocument } from "../../generators/portable-bundle.ts";
+import { indexHtml, initScript, SWAGGER_UI_FILES, type SwaggerUiFile } from "./docs-page.ts";
+
+export interface DocsOptions {
+  /** The contract's root document; default spec/openapi.yaml of this repository. */
+  specPath?: string;
+  /** Where the reference is mounted; default "/docs". */
+  prefix?: string;
+}
+
+const DEFAULT_SPEC = resolve(import.meta.dirname, "../../spec/openapi.yaml");
+
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+// Versioned asset URLs may be cached for good; the page, start-up script and contract change
+// with this server, so clients revalidate them (cheaply, by ETag).
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+
+interface Resource {
+  body: Buffer;
+  type: string;
+  etag: string;
+  cacheControl: string;
+}
+
+function resource(body: Buffer | string, type: string, cacheControl: string): Resource {
+  const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
+  return { body: bytes, type, etag, cacheControl };
+}
+
+/** RFC 9110 §13.1.2: a weak comparison, and `*` matches any current representation. */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers["if-none-match"];
+  if (header === undefined) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, r: Resource): void {
+  reply
+    .header("Content-Security-Policy", DOCS_CSP)
+    .header("X-Content-Type-Options", "nosniff")
+    .header("Referrer-Policy", "no-referrer")
+    .header("Cache-Control", r.cacheControl)
+    .header("ETag", r.etag);
+  if (notModified(request, r.etag)) reply.code(304).send();
+  else reply.type(r.type).send(r.body);
+}
+
+function normalizePrefix(prefix: string): string {
+  const p = prefix.replace(/\/+$/, "");
+  // The prefix is written into the HTML page and a script, so only plain path characters.
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(p)) throw new Error(`registerDocs: invalid prefix ${JSON.stringify(prefix)}`);
+  return p;
+}
+
+function swaggerUiDist(): { dir: string; version: string } {
+  // Resolve package.json rather than calling the package's getAbsoluteFSPath(): importing its
+  // index.js would load the 1.7 MB browser bundle into this process.
+  const pkgPath = createRequire(import.meta.url).resolve("swagger-ui-dist/package.json");
+  const { version } = JSON.parse(readFileSync(pkgPath, "utf8")) as { version: string };
+  return { dir: dirname(pkgPath), version };
+}
+
+/** Serve the API reference under `options.prefix` (default `/docs`). */
+export async function registerDocs(app: FastifyInstance, options: DocsOptions = {}): Promise<void> {
+  const prefix = normalizePrefix(options.prefix ?? "/docs");
+  const dist = swaggerUiDist();
+  const urls = { assets: `${prefix}/assets/swagger-ui-${dist.version}`, init: `${prefix}/init.js`, spec: `${prefix}/openapi.json` };
+
+  const doc = await loadPortableDocument(options.specPath ?? DEFAULT_SPEC);
+  const servers = [{ url: "/", description: "This server (the host serving this reference)" }, ...(doc.servers ?? [])];
+  const spec = resource(JSON.stringify({ ...doc, servers }), "application/json; charset=utf-8", REVALIDATE);
+  const page = resource(indexHtml(urls), "text/html; charset=utf-8", REVALIDATE);
+  const init = resource(initScript(urls), "text/javascript; charset=utf-8", REVALIDATE);
+
+  const serve = (path: string, r: Resource) => {
+    app.get(path, (request, reply) => {
+      send(request, reply, r);
+    });
+  };
+  serve(prefix, page);
+  // Under the router's ignoreTrailingSlash the route above already answers `/docs/`, and declaring
+  // it again would throw (hasRoute does not see that). The option has two homes in Fastify 5.
+  const config = app.initialConfig;
+  if (!(config.routerOptions?.ignoreTrailingSlash || config.ignoreTrailingSlash)) serve(`${prefix}/`, page);
+  serve(urls.init, init);
+  serve(urls.spec, spec);
+  for (const [file, type] of Object.entries(SWAGGER_UI_FILES) as [SwaggerUiFile, string][]) {
+    // Read now, so a broken install fails at start-up rather than on a visitor's first request.
+    serve(`${urls.assets}/${file}`, resource(readFileSync(join(dist.dir, file)), type, IMMUTABLE));
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Rate limits as DESIGN.md decides: 5000 requests an hour per authenticated user, 60 per client
+ * address otherwise, in fixed one-hour windows; `X-RateLimit-Reset` is the window's end in epoch
+ * seconds. One server keeps its counters in memory (the hot path of polling must not write to a
+ * database); several instances on PostgreSQL count together in the `rate_limits` table.
+ */
+import type { Database } from "../db/database.ts";
+
+export const AUTHENTICATED_LIMIT = 5000;
+export const ANONYMOUS_LIMIT = 60;
+const WINDOW_MS = 3600_000;
+
+export interface RateState {
+  limit: number;
+  /** Requests counted in the current window. */
+  used: number;
+  /** Epoch seconds at which the window resets. */
+  reset: number;
+}
+
+export interface RateLimiter {
+  /** The state without counting (for a request that will not count, and for the exceeded check). */
+  peek(key: string, limit: number): Promise<RateState>;
+  /** Count one request and return the new state. */
+  consume(key: string, limit: number): Promise<RateState>;
+}
+
+export function remaining(state: RateState): number {
+  return Math.max(0, state.limit - state.used);
+}
+
+export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, { start: number; used: number }>();
+  const current = (key: string): { start: number; used: number } => {
+    const t = now();
+    let w = windows.get(key);
+    if (!w || t - w.start >= WINDOW_MS) {
+      w = { start: t, used: 0 };
+      windows.set(key, w);
+    }
+    return w;
+  };
+  const state = (w: { start: number; used: number }, limit: number): RateState => ({ limit, used: w.used, reset: Math.ceil((w.start + WINDOW_MS) / 1000) });
+  return {
+    async peek(key, limit) {
+      return state(current(key), limit);
+    },
+    async consume(key, limit) {
+      const w = current(key);
+      w.used += 1;
+      return state(w, limit);
+    },
+  };
+}
+
+export function databaseRateLimiter(db: Database): RateLimiter {
+  const toState = (row: { window_start: Date | string; used: number } | undefined, limit: number): RateState => {
+    const start = row ? new Date(row.window_start).getTime() : Date.now();
+    const fresh = !row || Date.now() - start >= WINDOW_MS;
+    return { limit, used: fresh ? 0 : row.used, reset: Math.ceil(((fresh ? Date.now() : start) + WINDOW_MS) / 1000) };
+  };
+  return {
+    async peek(key, limit) {
+      const rows = await db.query<{ window_start: Date; used: number }>("select window_start, used from rate_limits where key = $1", [key]);
+      return toState(rows[0], limit);
+    },
+    async consume(key, limit) {
+      // One statement, so concurrent instances never lose a count or reset a window twice.
+      const rows = await db.query<{ window_start: Date; used: number }>(
+        `insert into rate_limits (key, window_start, used) values ($1, now(), 1)
+         on conflict (key) do update set
+           window_start = case when rate_limits.window_start <= now() - interval '1 hour' then now() else rate_limits.window_start end,
+           used = case when rate_limits.window_start <= now() - interval '1 hour' then 1 else rate_limits.used + 1 end
+         returning window_start, used`,
+        [key],
+      );
+      return toState(rows[0], limit);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The reference server: two Fastify listeners — the API host and the web host (OAuth pages and
+ * token exchange) — on one database, built from the generated server stubs. Every contract
+ * route is registered by `registerRoutes` from generated/server; only the HTML form posts of the
+ * OAuth pages, which the contract leaves to implementations, are registered here by hand.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { registerRoutes } from "../generated/server/index.ts";
+import { openDatabase, type Database } from "./db/database.ts";
+import { migrate } from "./db/migrate.ts";
+import type { Context, Urls } from "./context.ts";
+import { installApiHooks } from "./http/api-hooks.ts";
+import { registerDocs } from "./http/docs.ts";
+import { DOCUMENTATION_URL } from "./http/errors.ts";
+import { loadOperationPolicies } from "./http/operation-policy.ts";
+import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
+import { apiHandlers } from "./handlers/index.ts";
+import { SUPPLIED_HEADERS } from "./handlers/supplied.ts";
+import { oauthHandlers, registerOAuthPages } from "./oauth/index.ts";
+import { seedDatabase, type SeedChoice } from "./seed/load.ts";
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  authPort?: number;
+  /** PGlite data folder; undefined keeps PGlite in memory. Ignored with databaseUrl. */
+  dataDir?: string;
+  databaseUrl?: string;
+  seed?: SeedChoice;
+  /** Check every handler result against the contract (on in tests). */
+  validateResponses?: boolean;
+  /** Public URLs to advertise when behind a proxy; default: the listening addresses. */
+  publicUrls?: Partial<Urls>;
+  onResponseValidationError?: (failure: unknown) => void;
+  now?: () => Date;
+}
+
+export interface RunningServer {
+  urls: Urls;
+  db: Database;
+  api: FastifyInstance;
+  auth: FastifyInstance;
+  close(): Promise<void>;
+}
+
+function address(app: FastifyInstance): string {
+  const a = app.server.address();
+  if (!a || typeof a === "string") throw new Error("server is not listening on TCP");
+  const host = a.family === "IPv6" ? `[${a.address}]` : a.address;
+  return `http://${host}:${a.port}`;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  try {
+    await migrate(db);
+    if (options.seed && options.seed !== "none") await seedDatabase(db, options.seed);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+
+  const urls: Urls = { api: "", auth: "" };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()) };
+  const common = {
+    validateResponses: options.validateResponses ?? false,
+    documentationUrl: DOCUMENTATION_URL,
+    onResponseValidationError: options.onResponseValidationError,
+  };
+
+  const api = Fastify({ logger: false });
+  installApiHooks(api, {
+    db,
+    policies: loadOperationPolicies(),
+    limiter: db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter(),
+  });
+  registerRoutes(api, apiHandlers(ctx), { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
+  // The rendered reference of the contract, outside the contract itself (no rate limit applies).
+  await registerDocs(api, {});
+
+  const auth = Fastify({ logger: false });
+  await registerOAuthPages(auth, ctx);
+  registerRoutes(auth, oauthHandlers(ctx), { host: "auth", ...common });
+
+  const host = options.host ?? "127.0.0.1";
+  try {
+    await api.listen({ host, port: options.port ?? 3000 });
+    await auth.listen({ host, port: options.authPort ?? 3001 });
+  } catch (error) {
+    await api.close();
+    await auth.close();
+    await db.close();
+    throw error;
+  }
+  urls.api = options.publicUrls?.api ?? address(api);
+  urls.auth = options.publicUrls?.auth ?? address(auth);
+
+  let closing: Promise<void> | undefined;
+  return {
+    urls,
+    db,
+    api,
+    auth,
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([api.close(), auth.close()]);
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}
