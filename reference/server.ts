@@ -50,6 +50,22 @@ function address(app: FastifyInstance): string {
   return `http://${host}:${a.port}`;
 }
 
+/** How long in-flight requests get to finish at shutdown before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+/**
+ * Stop accepting, let in-flight requests finish, then cut what is left: a client holding a
+ * keep-alive connection with an unread response must not keep the process alive forever.
+ */
+async function closeGracefully(app: FastifyInstance): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
@@ -103,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth,
     close() {
       closing ??= (async () => {
-        await Promise.allSettled([api.close(), auth.close()]);
+        await Promise.allSettled([closeGracefully(api), closeGracefully(auth)]);
         await db.close();
       })();
       return closing;

@@ -25,9 +25,10 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /** Applies what is missing; returns the ids applied by this call. */
 export async function migrate(db: Database, migrations = listMigrations()): Promise<string[]> {
-  await db.exec("create table if not exists schema_migrations (id text primary key, applied_at timestamptz not null default now())");
   return db.transaction(async (tx) => {
+    // The lock comes first: even `create table if not exists` races when two instances run it at once.
     if (db.kind === "postgres") await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.exec("create table if not exists schema_migrations (id text primary key, applied_at timestamptz not null default now())");
     const done = new Set((await tx.query<{ id: string }>("select id from schema_migrations")).map((r) => r.id));
     const applied: string[] = [];
     for (const m of migrations) {

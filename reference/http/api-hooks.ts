@@ -18,6 +18,8 @@ declare module "fastify" {
     policy: OperationPolicy | undefined;
     rate: RateState | undefined;
     rateKey: string;
+    /** A route outside the contract (the /docs pages): none of these rules apply. */
+    outsideContract: boolean;
   }
 }
 
@@ -42,10 +44,13 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   app.decorateRequest("policy", undefined);
   app.decorateRequest("rate", undefined);
   app.decorateRequest("rateKey", "");
+  app.decorateRequest("outsideContract", false);
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     request.policy = request.routeOptions.url ? policies.get(routeKey(request.method, request.routeOptions.url)) : undefined;
     request.viewer = ANONYMOUS;
+    request.outsideContract = request.routeOptions.url !== undefined && request.policy === undefined;
+    if (request.outsideContract) return;
     const presented = presentedToken(request);
     let badCredentials = presented.kind === "malformed";
     if (presented.kind === "token") {
@@ -69,6 +74,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   });
 
   app.addHook("preHandler", async (request, reply) => {
+    if (request.outsideContract) return;
     const policy = request.policy;
     const viewer = request.viewer;
     if (!policy || !viewer.authorization || policy.anonymous || !policy.token) return;
@@ -78,6 +84,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
+    if (request.outsideContract) return payload;
     const viewer = request.viewer ?? ANONYMOUS;
     if (viewer.authorization) {
       reply.header("X-OAuth-Scopes", formatScopes(viewer.scopes).split(",").filter(Boolean).join(", "));

@@ -1,0 +1,110 @@
+/**
+ * The API host's cross-cutting rules over real HTTP: token authentication in both forms, 401
+ * `Bad credentials`, scope enforcement, rate-limit and scope headers on every response, and the
+ * anonymous limit running out into a 403 in the error shape.
+ */
+import { describe, expect, it } from "vitest";
+import { findAccountByLogin } from "../../reference/store/accounts.ts";
+import { createAuthorization } from "../../reference/store/authorizations.ts";
+import type { Scope } from "../../reference/auth/scopes.ts";
+import { useServer, type TestServer } from "./harness.ts";
+
+const t = useServer();
+
+async function tokenFor(server: TestServer, login: string, scopes: Scope[]): Promise<string> {
+  const user = await findAccountByLogin(server.server.db, login);
+  return (await createAuthorization(server.server.db, { userId: user!.id, appId: null, scopes, via: "api" })).token;
+}
+
+function rateHeaders(res: Response): [string | null, string | null, string | null] {
+  return [res.headers.get("x-ratelimit-limit"), res.headers.get("x-ratelimit-remaining"), res.headers.get("x-ratelimit-reset")];
+}
+
+describe("token authentication", () => {
+  it.each([
+    ["Authorization: token", (tok: string) => ({ headers: { Authorization: `token ${tok}` } })],
+    ["Authorization: bearer", (tok: string) => ({ headers: { Authorization: `Bearer ${tok}` } })],
+  ])("accepts %s and reports the token's scopes", async (_name, init) => {
+    const token = await tokenFor(t, "octocat", ["repo", "user"]);
+    const res = await fetch(`${t.api}/repos/octocat/hello-world/hooks`, init(token));
+    expect(res.status).not.toBe(401);
+    expect(res.headers.get("x-oauth-scopes")).toBe("repo, user");
+    expect(res.headers.get("x-accepted-oauth-scopes")).toContain("read:repo_hook");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("5000");
+  });
+
+  it("accepts the access_token query parameter", async () => {
+    const token = await tokenFor(t, "octocat", ["repo"]);
+    const res = await fetch(`${t.api}/repos/octocat/hello-world/hooks?access_token=${token}`);
+    expect(res.status).not.toBe(401);
+    expect(res.headers.get("x-oauth-scopes")).toBe("repo");
+  });
+
+  it.each([
+    ["an unknown token", { Authorization: "token 0000000000000000000000000000000000000000" }, ""],
+    ["an unknown token in the query", {}, "?access_token=nope"],
+    ["a malformed Authorization header", { Authorization: "tokenX" }, ""],
+    ["an unknown scheme", { Authorization: "Digest abc" }, ""],
+    ["a token in both header and query", { Authorization: "token abc" }, "?access_token=abc"],
+    ["the query parameter twice", {}, "?access_token=a&access_token=b"],
+  ])("answers 401 Bad credentials to %s, even where anonymous access is allowed", async (_name, headers, query) => {
+    const res = await fetch(`${t.api}/events${query}`, { headers });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: "Bad credentials", documentation_url: expect.any(String) });
+    expect(rateHeaders(res).every((h) => h !== null)).toBe(true);
+  });
+
+  it("refuses a token without an accepted scope with 403 naming the scopes", async () => {
+    const token = await tokenFor(t, "octocat", ["gist"]);
+    const res = await fetch(`${t.api}/repos/octocat/hello-world/hooks`, { headers: { Authorization: `token ${token}` } });
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toMatch(/read:repo_hook/);
+    expect(res.headers.get("x-accepted-oauth-scopes")).toMatch(/read:repo_hook/);
+    expect(res.headers.get("x-oauth-scopes")).toBe("gist");
+  });
+});
+
+describe("rate-limit headers", () => {
+  it.each(["/events", "/no/such/path", "/repos/octocat/hello-world/hooks"])("are on every API response (%s)", async (path) => {
+    const res = await fetch(`${t.api}${path}`);
+    const [limit, remaining, reset] = rateHeaders(res);
+    expect(limit).toBe("60");
+    expect(Number(remaining)).toBeGreaterThanOrEqual(0);
+    expect(Number(reset)).toBeGreaterThan(Date.now() / 1000);
+    expect(Number(reset)).toBeLessThanOrEqual(Date.now() / 1000 + 3601);
+  });
+
+  it("are not on the /docs pages, which are outside the contract", async () => {
+    const res = await fetch(`${t.api}/docs/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  it("an unknown path is a 404 in the error shape", async () => {
+    const res = await fetch(`${t.api}/no/such/path`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ message: expect.any(String), documentation_url: expect.any(String) });
+  });
+});
+
+describe("the anonymous limit", () => {
+  const own = useServer({ seed: "none" });
+
+  it("counts down from 60 per address and then answers 403 in the error shape", async () => {
+    let last: Response | undefined;
+    const seen: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      last = await fetch(`${own.api}/events`);
+      seen.push(Number(last.headers.get("x-ratelimit-remaining")));
+      await last.arrayBuffer();
+    }
+    expect(seen[0]).toBe(59);
+    expect(seen.at(-1)).toBe(0);
+    expect(seen).toEqual([...seen].sort((a, b) => b - a));
+    const refused = await fetch(`${own.api}/events`);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(((await refused.json()) as { message: string }).message).toMatch(/rate limit exceeded/);
+  });
+});
