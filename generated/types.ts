@@ -4389,7 +4389,7 @@ export interface components {
         webhookUserAgent: string;
     };
     requestBodies: {
-        /** @description The token exchange parameters, form-encoded (the usual OAuth form) or as JSON. Seed: *Endpoints › D › POST {auth_url}/login/oauth/access_token*. */
+        /** @description The token exchange parameters, form-encoded (the usual OAuth form) or as JSON. Not required by the schema: a missing body is answered like missing fields, with an OAuth error body. Seed: *Endpoints › D › POST {auth_url}/login/oauth/access_token*. */
         AccessTokenRequest: {
             content: {
                 /**
@@ -4961,7 +4961,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["AccessTokenRequest"];
+        requestBody?: components["requestBodies"]["AccessTokenRequest"];
         responses: {
             /** @description The access token response, or a token error (also with status 200), in the format the `Accept` header asks for. */
             200: {

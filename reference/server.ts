@@ -4,7 +4,7 @@
  * route is registered by `registerRoutes` from generated/server; only the HTML form posts of the
  * OAuth pages, which the contract leaves to implementations, are registered here by hand.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { registerRoutes } from "../generated/server/index.ts";
 import { openDatabase, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -16,7 +16,7 @@ import { loadOperationPolicies } from "./http/operation-policy.ts";
 import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
 import { SUPPLIED_HEADERS } from "./handlers/supplied.ts";
-import { oauthHandlers, registerOAuthPages } from "./oauth/index.ts";
+import { oauthHandlers, oauthInvalidRequest, registerOAuthPages } from "./oauth/index.ts";
 import { seedDatabase, type SeedChoice } from "./seed/load.ts";
 
 export interface ServerOptions {
@@ -49,6 +49,22 @@ function address(app: FastifyInstance): string {
   const host = a.family === "IPv6" ? `[${a.address}]` : a.address;
   return `http://${host}:${a.port}`;
 }
+
+/**
+ * Fastify's own refusals (a path parameter over its length limit, a malformed URL) would
+ * otherwise answer in Fastify's error format; tokens and fingerprints in paths can be long.
+ */
+const FASTIFY_OPTIONS: FastifyServerOptions = {
+  logger: false,
+  routerOptions: { maxParamLength: 2048 },
+  frameworkErrors: (error, _request, reply) => {
+    const code = (error as { statusCode?: number }).statusCode;
+    const status = code && code >= 400 && code < 500 ? code : 400;
+    // Fastify types the reply by route generics this handler has none of; the payload is the contract's error shape.
+    const r = reply as unknown as { code(n: number): { send(body: unknown): void } };
+    r.code(status).send({ message: status === 414 ? "URI Too Long" : "Bad Request", documentation_url: DOCUMENTATION_URL });
+  },
+};
 
 /** How long in-flight requests get to finish at shutdown before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 2000;
@@ -84,7 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     onResponseValidationError: options.onResponseValidationError,
   };
 
-  const api = Fastify({ logger: false });
+  const api = Fastify(FASTIFY_OPTIONS);
   installApiHooks(api, {
     db,
     policies: loadOperationPolicies(),
@@ -94,9 +110,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
   await registerDocs(api, {});
 
-  const auth = Fastify({ logger: false });
+  const auth = Fastify(FASTIFY_OPTIONS);
   await registerOAuthPages(auth, ctx);
-  registerRoutes(auth, oauthHandlers(ctx), { host: "auth", ...common });
+  registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 
   const host = options.host ?? "127.0.0.1";
   try {

@@ -40,7 +40,7 @@ export class ServiceClient extends ServiceClientCore<T.ClientOperations, T.Pagea
    *
    * `POST /login/oauth/access_token` (web host, `authUrl`).
    */
-  public createAccessToken(request: T.CreateAccessTokenRequest, options?: CallOptions): Promise<T.CreateAccessTokenResponse> {
+  public createAccessToken(request?: T.CreateAccessTokenRequest, options?: CallOptions): Promise<T.CreateAccessTokenResponse> {
     return this.call("createAccessToken", request as RequestParts | undefined, options) as Promise<T.CreateAccessTokenResponse>;
   }
 

@@ -28,7 +28,7 @@ export type CheckApplicationTokenResponse =
 
 /** What `createAccessToken` sends: POST /login/oauth/access_token. */
 export interface CreateAccessTokenRequest {
-  body: NonNullable<operations["createAccessToken"]["requestBody"]>["content"]["application/json"] | NonNullable<operations["createAccessToken"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
+  body?: NonNullable<operations["createAccessToken"]["requestBody"]>["content"]["application/json"] | NonNullable<operations["createAccessToken"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
   /** How to send `body`; default application/json. */
   mediaType?: "application/json" | "application/x-www-form-urlencoded";
 }

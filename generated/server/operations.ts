@@ -100,6 +100,9 @@ export type CreateAccessTokenRequest = RequestBase & {
 } | {
   mediaType: "application/x-www-form-urlencoded";
   body: NonNullable<operations["createAccessToken"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
+} | {
+  mediaType: undefined;
+  body: undefined;
 });
 /** What the `createAccessToken` handler may answer: one member per status and media type of the contract. */
 export type CreateAccessTokenResponse = {

@@ -213,7 +213,7 @@ export const operations = {
       path: null,
       query: null,
       headers: null,
-      bodyRequired: true,
+      bodyRequired: false,
       body: {
         "application/json": bodies.schema_AccessTokenRequest,
         "application/x-www-form-urlencoded": bodies.schema_AccessTokenRequest,

@@ -2,7 +2,10 @@
  * Cross-cutting behaviour of every API-host response, as Fastify hooks around the generated
  * routes: resolve the caller (401 `Bad credentials` for a token that does not resolve), enforce
  * the operation's scopes (403 naming them), apply the rate limit (403 when exceeded; a 304 never
- * counts), and set `X-RateLimit-*`, `X-OAuth-Scopes` and `X-Accepted-OAuth-Scopes`.
+ * counts), and set `X-RateLimit-*`, `X-OAuth-Scopes` and `X-Accepted-OAuth-Scopes`. Operations
+ * whose only credential is Basic (the authorizations API, the application token endpoints) are
+ * authenticated here too (basic-auth.ts), so that a Basic-authenticated user or application is
+ * rate-limited as authenticated; handlers read the outcome from `request.basic`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
@@ -11,6 +14,7 @@ import { errorBody } from "./errors.ts";
 import { routeKey, type OperationPolicy } from "./operation-policy.ts";
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
 import { ANONYMOUS, presentedToken, viewerForToken, type Viewer } from "./viewer.ts";
+import { authenticateBasic, basicKind, type BasicOutcome } from "./basic-auth.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -20,6 +24,10 @@ declare module "fastify" {
     rateKey: string;
     /** A route outside the contract (the /docs pages): none of these rules apply. */
     outsideContract: boolean;
+    /** The Basic authentication outcome, on operations that take Basic only. */
+    basic: BasicOutcome | undefined;
+    /** The hourly limit of `rateKey`. */
+    rateLimit: number;
   }
 }
 
@@ -45,9 +53,13 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   app.decorateRequest("rate", undefined);
   app.decorateRequest("rateKey", "");
   app.decorateRequest("outsideContract", false);
+  app.decorateRequest("basic", undefined);
+  app.decorateRequest("rateLimit", 0);
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
-    request.policy = request.routeOptions.url ? policies.get(routeKey(request.method, request.routeOptions.url)) : undefined;
+    // Fastify answers HEAD with the GET route: the GET operation's rules must apply to it too.
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    request.policy = request.routeOptions.url ? policies.get(routeKey(method, request.routeOptions.url)) : undefined;
     request.viewer = ANONYMOUS;
     request.outsideContract = request.routeOptions.url !== undefined && request.policy === undefined;
     if (request.outsideContract) return;
@@ -58,12 +70,26 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
       if (viewer) request.viewer = viewer;
       else badCredentials = true;
     }
-    request.rateKey = request.viewer.user ? `user:${request.viewer.user.id}` : `ip:${request.ip}`;
-    const state = await limiter.peek(request.rateKey, limitFor(request.viewer));
+    // A Basic header is not a token (presentedToken leaves it alone); only Basic-only operations read it.
+    if (!badCredentials && request.policy?.basic && !request.policy.token && request.routeOptions.url) {
+      const basic = await authenticateBasic(db, limiter, request, basicKind(request.routeOptions.url));
+      request.basic = basic;
+      request.viewer = basic.kind === "user" ? { user: basic.user, scopes: [], authorization: null } : ANONYMOUS;
+    }
+    // An application authenticated with its client credentials is limited like a user, per application.
+    const client = request.basic?.kind === "app" ? request.basic.app : undefined;
+    request.rateKey = request.viewer.user ? `user:${request.viewer.user.id}` : client ? `app:${client.id}` : `ip:${request.ip}`;
+    request.rateLimit = client ? AUTHENTICATED_LIMIT : limitFor(request.viewer);
+    const state = await limiter.peek(request.rateKey, request.rateLimit);
     request.rate = state;
     if (badCredentials) {
       setRateHeaders(reply, state);
       return reply.code(401).send(errorBody("Bad credentials"));
+    }
+    if (request.basic?.kind === "refused") {
+      setRateHeaders(reply, state);
+      if (request.basic.otp) reply.header("X-Service-OTP", `required; ${request.basic.otp}`);
+      return reply.code(request.basic.status).send(errorBody(request.basic.message));
     }
     // A conditional request may still end in a 304, which does not count: let it through and
     // decide in onSend once the status is known.
@@ -90,7 +116,8 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
       reply.header("X-OAuth-Scopes", formatScopes(viewer.scopes).split(",").filter(Boolean).join(", "));
       reply.header("X-Accepted-OAuth-Scopes", (request.policy?.acceptedScopes ?? []).join(", "));
     }
-    let state = request.rate ?? (await limiter.peek(request.rateKey || `ip:${request.ip}`, limitFor(viewer)));
+    const limit = request.rateLimit || limitFor(viewer);
+    let state = request.rate ?? (await limiter.peek(request.rateKey || `ip:${request.ip}`, limit));
     const counts = reply.statusCode !== 304 && reply.statusCode !== 401 && !(reply.statusCode === 403 && remaining(state) === 0);
     if (counts) {
       if (remaining(state) === 0) {
@@ -100,7 +127,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
         reply.removeHeader("etag");
         return JSON.stringify(errorBody(`API rate limit exceeded for ${viewer.user ? viewer.user.login : request.ip}.`));
       }
-      state = await limiter.consume(request.rateKey || `ip:${request.ip}`, limitFor(viewer));
+      state = await limiter.consume(request.rateKey || `ip:${request.ip}`, limit);
     }
     setRateHeaders(reply, state);
     return payload;

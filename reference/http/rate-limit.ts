@@ -31,8 +31,14 @@ export function remaining(state: RateState): number {
 
 export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const windows = new Map<string, { start: number; used: number }>();
+  let lastSweep = now();
   const current = (key: string): { start: number; used: number } => {
     const t = now();
+    // Forget finished windows now and then, so one counter per client address cannot grow forever.
+    if (t - lastSweep >= WINDOW_MS) {
+      for (const [k, w] of windows) if (t - w.start >= WINDOW_MS) windows.delete(k);
+      lastSweep = t;
+    }
     let w = windows.get(key);
     if (!w || t - w.start >= WINDOW_MS) {
       w = { start: t, used: 0 };

@@ -1,11 +1,57 @@
-/** The web host: OAuth pages and token exchange (placeholder until the web flow lands). */
+/**
+ * The web host: the OAuth web application flow's pages and token exchange. The three contract
+ * operations (authorize, createAccessToken, getApplicationReview) are handlers for the generated
+ * routes; what their HTML forms post to is outside the contract and registered here by hand:
+ *
+ * - `POST /session` and `POST /session/end`: sign in and out (sign-in.ts),
+ * - `POST /login/oauth/authorize/decision`: the consent page's Authorize / Deny (decision.ts),
+ * - `POST /settings/connections/applications/:client_id/revoke`: the review page's Revoke (review.ts).
+ *
+ * `oauthInvalidRequest` answers requests the generated validators refuse on the two page
+ * operations with an HTML 404 page, since a browser page has no JSON 422 in the contract.
+ */
 import type { FastifyInstance } from "fastify";
-import type { HostHandlers } from "../../generated/server/index.ts";
+import type { HostHandlers, InvalidRequestHandlers } from "../../generated/server/index.ts";
 import type { Context } from "../context.ts";
+import { databaseRateLimiter, memoryRateLimiter } from "../http/rate-limit.ts";
+import { authorizeHandler, notFoundResult } from "./authorize.ts";
+import { decisionRoute } from "./decision.ts";
+import { ROUTES } from "./pages.ts";
+import { reviewHandler, revokeRoute } from "./review.ts";
+import { signInRoute, signOutRoute } from "./sign-in.ts";
+import { tokenHandler } from "./token.ts";
 
-export function oauthHandlers(_ctx: Context): Partial<HostHandlers<"auth">> {
-  return {};
+export function oauthHandlers(ctx: Context): Partial<HostHandlers<"auth">> {
+  return {
+    authorize: authorizeHandler(ctx),
+    createAccessToken: tokenHandler(ctx),
+    getApplicationReview: reviewHandler(ctx),
+  };
 }
 
+function describe(fields: readonly string[]): string {
+  return fields.length > 0 ? ` (${fields.join(", ")})` : "";
+}
+
+/** HTML answers to requests the generated validators refuse (missing or repeated parameters). */
+export function oauthInvalidRequest(_ctx: Context): InvalidRequestHandlers<"auth"> {
+  return {
+    authorize: (failure) =>
+      notFoundResult(`This authorization link is not valid${describe((failure.body.errors ?? []).map((e) => e.field))}: it needs exactly one client_id, and each other parameter at most once.`),
+    getApplicationReview: () => notFoundResult("There is no page here."),
+  };
+}
+
+/** Small forms; anything larger is not a form these pages sent. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
 /** Routes of the web host that are not part of the contract (form posts of the HTML pages). */
-export async function registerOAuthPages(_app: FastifyInstance, _ctx: Context): Promise<void> {}
+export async function registerOAuthPages(app: FastifyInstance, ctx: Context): Promise<void> {
+  // Failed sign-ins count like failed Basic logins: in memory, or shared on PostgreSQL.
+  const limiter = ctx.db.kind === "postgres" ? databaseRateLimiter(ctx.db) : memoryRateLimiter();
+  const options = { bodyLimit: FORM_BODY_LIMIT };
+  app.post(ROUTES.signIn, options, signInRoute(ctx, limiter));
+  app.post(ROUTES.signOut, options, signOutRoute(ctx));
+  app.post(ROUTES.decision, options, decisionRoute(ctx));
+  app.post<{ Params: { client_id: string } }>("/settings/connections/applications/:client_id/revoke", options, revokeRoute(ctx));
+}

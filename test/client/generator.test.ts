@@ -19,7 +19,7 @@ describe("client view-model", () => {
     ["listIssueEventsForRepo", { pageable: true, pollable: false }],
     ["getIssueEvent", { pageable: false, pollable: false }],
     ["listServiceHooks", { pageable: false, pollable: false, requestOptional: true }],
-    ["createAccessToken", { host: "auth", requestMedia: ["application/json", "application/x-www-form-urlencoded"], bodyRequired: true }],
+    ["createAccessToken", { host: "auth", requestMedia: ["application/json", "application/x-www-form-urlencoded"], bodyRequired: false }],
     ["authorize", { host: "auth", requiredQuery: true }],
   ])("%s", (id, expected) => expect(byId.get(id)).toMatchObject(expected));
 

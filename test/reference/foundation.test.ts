@@ -81,6 +81,12 @@ describe("rate-limit headers", () => {
     expect(res.headers.get("x-ratelimit-limit")).toBeNull();
   });
 
+  it("an over-long path parameter is refused in the error shape, not Fastify's", async () => {
+    const res = await fetch(`${t.api}/repos/octocat/${"r".repeat(3000)}/events`);
+    expect(res.status).toBe(414);
+    expect(await res.json()).toEqual({ message: "URI Too Long", documentation_url: expect.any(String) });
+  });
+
   it("an unknown path is a 404 in the error shape", async () => {
     const res = await fetch(`${t.api}/no/such/path`);
     expect(res.status).toBe(404);

@@ -1,0 +1,60 @@
+/**
+ * The queries the non-web flow needs beyond store/authorizations.ts: the applications of a page
+ * of authorizations in one round trip, the note-uniqueness rule, a per-grant lock for
+ * get-or-create, and revoking a whole grant (tokens and unused codes alike).
+ */
+import type { Queryable } from "../db/database.ts";
+import type { Application } from "./applications.ts";
+
+const APP_COLUMNS = "id, client_id, name, url, callback_url, owner_id, suspended";
+
+export async function applicationsByIds(db: Queryable, ids: readonly (number | null)[]): Promise<Map<number, Application>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null).map(Number))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.query<Application>(`select ${APP_COLUMNS} from oauth_applications where id = any($1::bigint[])`, [wanted]);
+  return new Map(rows.map((r) => [Number(r.id), r]));
+}
+
+/**
+ * Whether another authorization of the user has this note and fingerprint (DECISIONS: a note
+ * duplicate is 422 `already_exists`). Migration 002's unique index backs this up under races.
+ */
+export async function noteTaken(db: Queryable, userId: number, note: string, fingerprint: string | null, exceptId: number | null = null): Promise<boolean> {
+  const rows = await db.query(
+    `select 1 from authorizations
+     where user_id = $1 and note = $2 and fingerprint is not distinct from $3 and ($4::bigint is null or id <> $4)
+     limit 1`,
+    [userId, note, fingerprint, exceptId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Serialises get-or-create of one user's grant to one application (and fingerprint) across
+ * PostgreSQL connections, so two concurrent PUTs cannot both create. PGlite runs one transaction
+ * at a time, so it needs no lock.
+ */
+export async function lockGrant(tx: Queryable, kind: "pglite" | "postgres", userId: number, appId: number, fingerprint: string | null): Promise<void> {
+  if (kind !== "postgres") return;
+  await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`grant:${userId}:${appId}:${fingerprint ?? ""}`]);
+}
+
+/** Deletes one authorization if it belongs to the user; whether it did. */
+export async function deleteOwnedAuthorization(db: Queryable, id: number, userId: number): Promise<boolean> {
+  return (await db.query("delete from authorizations where id = $1 and user_id = $2 returning id", [id, userId])).length > 0;
+}
+
+/**
+ * Revokes a user's whole grant to an application: every token, and every code not yet exchanged
+ * (a pending code would otherwise bring a token back after the revocation).
+ */
+export async function revokeWholeGrant(db: Queryable, userId: number, appId: number): Promise<number> {
+  await db.query("delete from oauth_codes where user_id = $1 and app_id = $2", [userId, appId]);
+  return (await db.query("delete from authorizations where user_id = $1 and app_id = $2 returning id", [userId, appId])).length;
+}
+
+/** Postgres' unique_violation on the note index (migration 002), from either adapter. */
+export function isNoteConflict(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  return !!e && e.code === "23505" && (e.constraint === "authorizations_user_note" || String(e.message).includes("authorizations_user_note"));
+}
