@@ -10,12 +10,13 @@ import { generateCommand } from "./commands/generate.ts";
 import { lintCommand } from "./commands/lint.ts";
 import { mockCommand } from "./commands/mock.ts";
 import { serveCommand } from "./commands/serve.ts";
+import { simulateCommand } from "./commands/simulate.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
 export type CommandFactory = (setExit: (code: number) => void) => Command;
 
-const COMMANDS: CommandFactory[] = [generateCommand, lintCommand, mockCommand, serveCommand, validateCommand];
+const COMMANDS: CommandFactory[] = [generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand];
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;

@@ -18,6 +18,8 @@ import { apiHandlers } from "./handlers/index.ts";
 import { SUPPLIED_HEADERS } from "./handlers/supplied.ts";
 import { oauthHandlers, oauthInvalidRequest, registerOAuthPages } from "./oauth/index.ts";
 import { seedDatabase, type SeedChoice } from "./seed/load.ts";
+import { seedHistory } from "./seed/history.ts";
+import { registerAdmin } from "./http/admin.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -33,6 +35,10 @@ export interface ServerOptions {
   publicUrls?: Partial<Urls>;
   onResponseValidationError?: (failure: unknown) => void;
   now?: () => Date;
+  /** With the demo seed: also record a months-long history of activity (first start only). */
+  history?: boolean | { count: number };
+  /** Enables the admin endpoint `POST /_admin/simulate/:event`, guarded by this token. */
+  adminToken?: string;
 }
 
 export interface RunningServer {
@@ -109,6 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   registerRoutes(api, apiHandlers(ctx), { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
   await registerDocs(api, {});
+  if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken });
 
   const auth = Fastify(FASTIFY_OPTIONS);
   await registerOAuthPages(auth, ctx);
@@ -126,6 +133,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   urls.api = options.publicUrls?.api ?? address(api);
   urls.auth = options.publicUrls?.auth ?? address(auth);
+  // Events are snapshots holding absolute URLs, so the history is recorded once the URLs are known.
+  if (options.history && options.seed === "demo") {
+    const count = typeof options.history === "object" ? options.history.count : undefined;
+    await seedHistory(db, { now: ctx.now(), urls, ...(count ? { count } : {}) });
+  }
 
   let closing: Promise<void> | undefined;
   return {

@@ -4,6 +4,7 @@
  * URLs when ready — scripts wait for it — then a short guide on stderr; SIGINT/SIGTERM close the
  * listeners and the database cleanly.
  */
+import { randomBytes } from "node:crypto";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
@@ -17,6 +18,8 @@ interface ServeOptions {
   seed: string;
   validateResponses?: boolean;
   quiet?: boolean;
+  simulate?: boolean;
+  history: boolean;
 }
 
 function port(name: string, value: string): number {
@@ -55,6 +58,8 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--database-url <url>", "use PostgreSQL instead (default: $DATABASE_URL)")
     .option("--seed <demo|none|FILE>", "data to load into an empty database", "demo")
     .option("--validate-responses", "check every response against the contract (a violation becomes a 500)")
+    .option("--simulate", "enable the admin endpoint POST /_admin/simulate/:event (token: $SERVICE_CONTRACT_ADMIN_TOKEN, else a random one printed on stderr)")
+    .option("--no-history", "with --seed demo: skip recording the demo's months of activity")
     .option("--quiet", "print only the ready line")
     .addHelpText(
       "after",
@@ -63,6 +68,8 @@ export const serveCommand: CommandFactory = (setExit) =>
     .action(async (opts: ServeOptions) => {
       const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
       if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError(`--database-url must be a postgres:// URL`);
+      const adminToken = opts.simulate ? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN ?? randomBytes(20).toString("hex")) : undefined;
+      if (adminToken !== undefined && adminToken.length < 16) throw new UsageError("SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters");
       const { startServer } = await import("../../reference/server.ts");
       const { FixtureError } = await import("../../reference/seed/load.ts");
       let server;
@@ -75,6 +82,9 @@ export const serveCommand: CommandFactory = (setExit) =>
           databaseUrl,
           seed: opts.seed,
           validateResponses: opts.validateResponses,
+          // 300 events over six months: a realistic demo that records in about 10 s on a first start.
+          history: opts.history && { count: 300 },
+          adminToken,
         });
       } catch (error) {
         if (error instanceof FixtureError) throw new UsageError(error.message);
@@ -84,6 +94,9 @@ export const serveCommand: CommandFactory = (setExit) =>
       }
       process.stdout.write(JSON.stringify({ api: server.urls.api, auth: server.urls.auth }) + "\n");
       if (!opts.quiet) process.stderr.write(guide(server.urls, opts.seed));
+      if (adminToken !== undefined && !process.env.SERVICE_CONTRACT_ADMIN_TOKEN) {
+        process.stderr.write(`Admin token (for simulate --url ${server.urls.api} --admin-token …): ${adminToken}\n`);
+      }
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once("SIGINT", stop);

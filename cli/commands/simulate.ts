@@ -1,0 +1,126 @@
+/**
+ * `service-contract simulate <event>`: makes something happen on the reference server's data —
+ * a push, an issue change, a fork… (reference/domain; `--list` shows the events) — outside the
+ * contract, since the contract's feeds are read-only. Prints one JSON line per record created:
+ * activity events as served (string `id`, `type`), then issue events as served without `issue`
+ * (integer `id`, `event`).
+ *
+ * Directly on the database (`--data-dir`, default .service-contract, or `--database-url`), or,
+ * while `serve --simulate` holds a PGlite folder (one process at a time), through the server:
+ * `--url API --admin-token T` posts to /_admin/simulate/:event. Exit 2 on usage errors: unknown
+ * event, repository or actor, bad parameters.
+ */
+import { Command } from "commander";
+import type { CommandFactory } from "../main.ts";
+import { EXIT_OK, UsageError } from "../exit-codes.ts";
+
+interface SimulateOptions {
+  repo: string;
+  actor: string;
+  count: string;
+  dataDir: string;
+  databaseUrl?: string;
+  seed: string;
+  url?: string;
+  adminToken?: string;
+  list?: boolean;
+}
+
+function parseParams(pairs: string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`parameters are key=value, got "${pair}"`);
+    const key = pair.slice(0, eq);
+    if (Object.hasOwn(params, key)) throw new UsageError(`parameter ${key} given twice`);
+    params[key] = pair.slice(eq + 1);
+  }
+  return params;
+}
+
+function parseCount(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--count must be 1..1000, got ${raw}`);
+  return n;
+}
+
+async function viaServer(url: string, token: string, event: string, body: object): Promise<{ events: unknown[]; issue_events: unknown[] }> {
+  let res: Response;
+  try {
+    res = await fetch(`${url.replace(/\/$/, "")}/_admin/simulate/${encodeURIComponent(event)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-admin-token": token },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new UsageError(`cannot reach ${url}: ${(error as Error).message}`);
+  }
+  const json = (await res.json().catch(() => ({}))) as { message?: string; events?: unknown[]; issue_events?: unknown[] };
+  if (res.status !== 201) throw new UsageError(`${url} answered ${res.status}: ${json.message ?? "no message"}`);
+  return { events: json.events ?? [], issue_events: json.issue_events ?? [] };
+}
+
+export const simulateCommand: CommandFactory = (setExit) =>
+  new Command("simulate")
+    .description("Make something happen on the reference server's data (outside the contract): records activity and issue events.")
+    .argument("[event]", "push, issues, issue_comment, create, delete, watch, fork, pull_request, … (--list)")
+    .argument("[params...]", "key=value parameters of the event, e.g. action=closed number=1")
+    .option("--repo <owner/name>", "repository", "octocat/hello-world")
+    .option("--actor <login>", "user who acts", "octocat")
+    .option("--count <n>", "repeat the action N times (each in its own transaction)", "1")
+    .option("--data-dir <dir>", "embedded database folder (PGlite), as for serve", ".service-contract")
+    .option("--database-url <url>", "use PostgreSQL instead (default: $DATABASE_URL)")
+    .option("--seed <demo|none|FILE>", "data to load first if the database is empty, as for serve", "demo")
+    .option("--url <api>", "go through a running `serve --simulate` instead of opening the database")
+    .option("--admin-token <token>", "the admin token of that server (default: $SERVICE_CONTRACT_ADMIN_TOKEN)")
+    .option("--list", "list the events and their parameters")
+    .addHelpText(
+      "after",
+      "\nPGlite allows one process per data folder: while `serve` runs on it, use --url and --admin-token.\nExamples:\n  service-contract simulate push --repo octocat/hello-world commits=3\n  service-contract simulate issues action=closed number=1 --actor hubot\n  service-contract simulate push --url http://127.0.0.1:3000 --admin-token $TOKEN",
+    )
+    .action(async (event: string | undefined, pairs: string[], opts: SimulateOptions) => {
+      const { ACTIONS, ACTION_NAMES, DomainError, runAction } = await import("../../reference/domain/index.ts");
+      if (opts.list) {
+        for (const name of ACTION_NAMES) process.stdout.write(`${name.padEnd(28)} ${ACTIONS[name]!.summary}\n`);
+        return setExit(EXIT_OK);
+      }
+      if (!event) throw new UsageError("which event? (simulate --list)");
+      if (!ACTION_NAMES.includes(event)) throw new UsageError(`unknown event "${event}"; one of: ${ACTION_NAMES.join(", ")}`);
+      const params = parseParams(pairs);
+      const count = parseCount(opts.count);
+      const print = (records: unknown[]) => {
+        for (const r of records) process.stdout.write(JSON.stringify(r) + "\n");
+      };
+      if (opts.url) {
+        const token = opts.adminToken ?? process.env.SERVICE_CONTRACT_ADMIN_TOKEN;
+        if (!token) throw new UsageError("--url needs --admin-token (or $SERVICE_CONTRACT_ADMIN_TOKEN)");
+        const result = await viaServer(opts.url, token, event, { repo: opts.repo, actor: opts.actor, count, params });
+        print(result.events);
+        print(result.issue_events);
+        return setExit(EXIT_OK);
+      }
+      const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
+      if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError("--database-url must be a postgres:// URL");
+      const { openDatabase } = await import("../../reference/db/database.ts");
+      const { migrate } = await import("../../reference/db/migrate.ts");
+      const { seedDatabase, FixtureError } = await import("../../reference/seed/load.ts");
+      const db = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: opts.dataDir });
+      try {
+        await migrate(db);
+        await seedDatabase(db, opts.seed).catch((error: unknown) => {
+          throw error instanceof FixtureError ? new UsageError(error.message) : error;
+        });
+        // Without a running server the URLs in bodies are those `serve` uses by default.
+        const urls = { api: process.env.SERVICE_CONTRACT_API_URL ?? "http://127.0.0.1:3000", auth: process.env.SERVICE_CONTRACT_AUTH_URL ?? "http://127.0.0.1:3001" };
+        for (let i = 0; i < count; i++) {
+          const result = await runAction({ db, urls, now: () => new Date() }, event, { repo: opts.repo, actor: opts.actor, params }).catch((error: unknown) => {
+            throw error instanceof DomainError ? new UsageError(error.message) : error;
+          });
+          print(result.events);
+          print(result.issueEvents);
+        }
+      } finally {
+        await db.close();
+      }
+      setExit(EXIT_OK);
+    });

@@ -1,0 +1,92 @@
+/**
+ * Writing events. `act()` runs an action in one transaction and collects what it recorded;
+ * `recordActivity` and `recordIssueEvent` insert a row, then store the complete body with the
+ * row's own id in it (body->>'id' = id::text, the storage contract the feeds read), and call the
+ * listeners in the same transaction.
+ */
+import { createHash } from "node:crypto";
+import type { Queryable } from "../db/database.ts";
+import type { Account } from "../store/accounts.ts";
+import { actorJson, eventOrgJson } from "../serialize/activity.ts";
+import { eventRepoJson, repoApiUrl, type RepoRow } from "../serialize/repository.ts";
+import { userJson } from "../serialize/user.ts";
+import { isoRequired } from "../serialize/time.ts";
+import type { IssueRow } from "../serialize/issue.ts";
+import type { ActionResult, DomainContext, Json } from "./context.ts";
+
+export interface Act {
+  tx: Queryable;
+  ctx: DomainContext;
+  at: Date;
+  result: ActionResult;
+}
+
+export async function act(ctx: DomainContext, at: Date | undefined, fn: (a: Act) => Promise<void>): Promise<ActionResult> {
+  return ctx.db.transaction(async (tx) => {
+    const a: Act = { tx, ctx, at: at ?? ctx.now(), result: { events: [], issueEvents: [] } };
+    await fn(a);
+    return a.result;
+  });
+}
+
+/** A deterministic 40-hex SHA from its inputs: the reference server has no Git objects. */
+export function fakeSha(...parts: unknown[]): string {
+  return createHash("sha1").update(parts.map(String).join("\0")).digest("hex");
+}
+
+export async function recordActivity(a: Act, e: { type: string; actor: Pick<Account, "id" | "login">; repo: RepoRow; payload: Json }): Promise<Json> {
+  const { tx, ctx, at } = a;
+  const isPublic = !e.repo.private;
+  const orgId = e.repo.owner_type === "Organization" ? e.repo.owner_id : null;
+  const [{ id }] = (await tx.query<{ id: number }>(
+    "insert into events (type, actor_id, repo_id, org_id, public, body, created_at) values ($1, $2, $3, $4, $5, '{}'::jsonb, $6) returning id",
+    [e.type, e.actor.id, e.repo.id, orgId, isPublic, at.toISOString()],
+  )) as [{ id: number }];
+  const body: Json = {
+    id: String(id),
+    type: e.type,
+    actor: actorJson(e.actor, ctx.urls),
+    repo: eventRepoJson(e.repo, ctx.urls),
+    payload: e.payload,
+    public: isPublic,
+    created_at: isoRequired(at),
+    ...(orgId !== null ? { org: eventOrgJson({ id: orgId, login: e.repo.owner_login }, ctx.urls) } : {}),
+  };
+  await tx.query("update events set body = $1 where id = $2", [JSON.stringify(body), id]);
+  a.result.events.push(body);
+  for (const listener of ctx.listeners ?? []) {
+    await listener(tx, { kind: "activity", id, type: e.type, repoId: e.repo.id, actorId: e.actor.id, public: isPublic, body });
+  }
+  return body;
+}
+
+export type IssueEventKind =
+  | "closed" | "reopened" | "subscribed" | "merged" | "referenced" | "mentioned" | "assigned" | "unassigned" | "labeled"
+  | "unlabeled" | "milestoned" | "demilestoned" | "renamed" | "locked" | "unlocked" | "head_ref_deleted" | "head_ref_restored";
+
+/** `extra` carries the kind's own field (label, assignee, milestone, rename); commit_id is null unless given. */
+export async function recordIssueEvent(
+  a: Act,
+  e: { repo: RepoRow; issue: IssueRow; actor: Account; event: IssueEventKind; commitId?: string | null; extra?: Json },
+): Promise<Json> {
+  const { tx, ctx, at } = a;
+  const [{ id }] = (await tx.query<{ id: number }>(
+    "insert into issue_events (repo_id, issue_id, actor_id, event, body, created_at) values ($1, $2, $3, $4, '{}'::jsonb, $5) returning id",
+    [e.repo.id, e.issue.id, e.actor.id, e.event, at.toISOString()],
+  )) as [{ id: number }];
+  const body: Json = {
+    id,
+    url: `${repoApiUrl(e.repo, ctx.urls)}/issues/events/${id}`,
+    actor: userJson(e.actor, ctx.urls),
+    event: e.event,
+    commit_id: e.commitId ?? null,
+    created_at: isoRequired(at),
+    ...e.extra,
+  };
+  await tx.query("update issue_events set body = $1 where id = $2", [JSON.stringify(body), id]);
+  a.result.issueEvents.push(body);
+  for (const listener of ctx.listeners ?? []) {
+    await listener(tx, { kind: "issue", id, repoId: e.repo.id, issueId: e.issue.id, event: e.event, body });
+  }
+  return body;
+}

@@ -1,0 +1,137 @@
+/**
+ * The nine activity feeds (seed *Endpoints › A*): newest first, 30 per page, at most 10 pages and
+ * 300 events of the last 90 days (feeds/queries.ts), with visibility as the seed and DECISIONS say
+ * (feeds/access.ts). Polling is the hot path: each page is served from pre-serialized bytes with
+ * its `ETag` (feeds/cache.ts), and `If-None-Match` with that tag — strong, weak or in a list, or
+ * `*` — answers 304 without a body, which the API hooks do not count against the rate limit.
+ *
+ * The runtime serializes a handler's JSON body itself (runtime/server/serialize.ts: JSON.stringify
+ * of the value), so a 200 returns the cached parsed value, whose serialization is byte-identical
+ * to the cached bytes the ETag was computed over; a 304 costs no serialization at all.
+ */
+import type { HostHandlers, RawRequest } from "../../generated/server/index.ts";
+import type { Context } from "../context.ts";
+import { FeedCache } from "../feeds/cache.ts";
+import { ifNoneMatchHits } from "../feeds/etag.ts";
+import { PollInterval } from "../feeds/poll-interval.ts";
+import { feedKey, loadFeed, type FeedQuery } from "../feeds/queries.ts";
+import { findAccount, findRepo, hasAccess, isMember, privateReader, type FeedAccount, type FeedRepo } from "../feeds/access.ts";
+import { Memo } from "../feeds/memo.ts";
+import { eventsVersion } from "../feeds/version.ts";
+import { errorBody } from "../http/errors.ts";
+import type { Viewer } from "../http/viewer.ts";
+import { ANONYMOUS } from "../http/viewer.ts";
+import { MESSAGES } from "../http/basic-auth.ts";
+import type { Supplied } from "./supplied.ts";
+
+const notFound = { status: 404, headers: {}, body: errorBody("Not Found") } as const;
+
+/** A feed to serve: the query (which fixes the cache key) and the canonical path for `Link`. */
+type Resolved = { query: FeedQuery; path: string } | typeof notFound | { status: 401; headers: {}; body: ReturnType<typeof errorBody> };
+
+export interface FeedServing {
+  cache: FeedCache;
+  poll: PollInterval;
+  lookups: Memo;
+}
+
+function viewerOf(raw: RawRequest): Viewer {
+  return raw.request.viewer ?? ANONYMOUS;
+}
+
+function isSelf(viewer: Viewer, userId: number): boolean {
+  return viewer.user?.id === userId;
+}
+
+export function feedHandlers(ctx: Context, serving: FeedServing = { cache: new FeedCache(), poll: new PollInterval(), lookups: new Memo() }): Partial<HostHandlers<"api", Supplied>> {
+  const { db } = ctx;
+  // One version read per request, shared by the lookups and the page cache.
+  const versions = new WeakMap<RawRequest, Promise<string>>();
+  const version = (raw: RawRequest) => {
+    let v = versions.get(raw);
+    if (!v) versions.set(raw, (v = eventsVersion(db)));
+    return v;
+  };
+  const repoNamed = async (raw: RawRequest, owner: string, name: string) =>
+    serving.lookups.get(`r:${owner.toLowerCase()}/${name.toLowerCase()}`, await version(raw), () => findRepo(db, owner, name)) as Promise<FeedRepo | undefined>;
+  const accountNamed = async (raw: RawRequest, login: string) =>
+    serving.lookups.get(`a:${login.toLowerCase()}`, await version(raw), () => findAccount(db, login)) as Promise<FeedAccount | undefined>;
+  const canAccess = async (raw: RawRequest, userId: number, repoId: number) =>
+    serving.lookups.get(`x:${userId}:${repoId}`, await version(raw), () => hasAccess(db, userId, repoId));
+  const member = async (raw: RawRequest, orgId: number, userId: number) =>
+    serving.lookups.get(`m:${orgId}:${userId}`, await version(raw), () => isMember(db, orgId, userId));
+
+  async function serve(resolved: Resolved, raw: RawRequest, page: number | undefined, ifNoneMatch: string | undefined): Promise<never> {
+    if (!("query" in resolved)) return resolved as never;
+    const interval = serving.poll.hit();
+    const n = page ?? 1;
+    const current = await version(raw);
+    const cached = await serving.cache.page(feedKey(resolved.query), current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now()));
+    const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
+    if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
+    return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value } as never;
+  }
+
+  /** A user's own feed: private events only for that user, with the `repo` scope. */
+  async function userFeed(raw: RawRequest, username: string, kind: "received" | "user", allowPrivate: boolean): Promise<Resolved> {
+    const viewer = viewerOf(raw);
+    const account = await accountNamed(raw, username);
+    if (!account) return notFound;
+    const reader = allowPrivate && isSelf(viewer, account.id) ? privateReader(viewer) : undefined;
+    const suffix = kind === "received" ? "received_events" : "events";
+    return { query: { kind, userId: account.id, reader }, path: `/users/${account.login}/${suffix}${allowPrivate ? "" : "/public"}` };
+  }
+
+  return {
+    listPublicEvents: async ({ query, headers, raw }) => serve({ query: { kind: "public" }, path: "/events" }, raw, query.page, headers["If-None-Match"]),
+
+    listRepoEvents: async ({ params, query, headers, raw }) => {
+      const repo = await repoNamed(raw, params.owner, params.repo);
+      if (!repo) return notFound;
+      const reader = privateReader(viewerOf(raw));
+      // A public repository may hold private events from before it was made public.
+      const sees = reader !== undefined && (await canAccess(raw, reader, repo.id));
+      if (repo.private && !sees) return notFound;
+      return serve({ query: { kind: "repo", repoId: repo.id, reader: sees ? reader : undefined }, path: `/repos/${repo.owner_login}/${repo.name}/events` }, raw, query.page, headers["If-None-Match"]);
+    },
+
+    listNetworkEvents: async ({ params, query, headers, raw }) => {
+      const repo = await repoNamed(raw, params.owner, params.repo);
+      if (!repo) return notFound;
+      if (repo.private) {
+        const reader = privateReader(viewerOf(raw));
+        if (reader === undefined || !(await canAccess(raw, reader, repo.id))) return notFound;
+      }
+      return serve({ query: { kind: "network", repoId: repo.id }, path: `/networks/${repo.owner_login}/${repo.name}/events` }, raw, query.page, headers["If-None-Match"]);
+    },
+
+    listOrgEvents: async ({ params, query, headers, raw }) => {
+      const org = await accountNamed(raw, params.org);
+      if (!org || org.type !== "Organization") return notFound;
+      return serve({ query: { kind: "org", orgId: org.id }, path: `/orgs/${org.login}/events` }, raw, query.page, headers["If-None-Match"]);
+    },
+
+    listReceivedEvents: async ({ params, query, headers, raw }) =>
+      serve(await userFeed(raw, params.username, "received", true), raw, query.page, headers["If-None-Match"]),
+    listPublicReceivedEvents: async ({ params, query, headers, raw }) =>
+      serve(await userFeed(raw, params.username, "received", false), raw, query.page, headers["If-None-Match"]),
+    listUserEvents: async ({ params, query, headers, raw }) =>
+      serve(await userFeed(raw, params.username, "user", true), raw, query.page, headers["If-None-Match"]),
+    listPublicUserEvents: async ({ params, query, headers, raw }) =>
+      serve(await userFeed(raw, params.username, "user", false), raw, query.page, headers["If-None-Match"]),
+
+    listUserOrgEvents: async ({ params, query, headers, raw }) => {
+      const viewer = viewerOf(raw);
+      // The operation takes no anonymous access; the hooks leave the refusal to the handler.
+      if (!viewer.user) return { status: 401, headers: {}, body: errorBody(MESSAGES.missing) };
+      const [user, org] = await Promise.all([accountNamed(raw, params.username), accountNamed(raw, params.org)]);
+      if (!user || !org || org.type !== "Organization" || !isSelf(viewer, user.id) || !(await member(raw, org.id, user.id))) return notFound;
+      return serve(
+        { query: { kind: "userOrg", orgId: org.id, reader: privateReader(viewer) }, path: `/users/${user.login}/events/orgs/${org.login}` },
+        raw,
+        query.page,
+        headers["If-None-Match"],
+      );
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * A realistic demo history: `count` actions (default 400) spread over the `days` (default 180)
+ * before `now`, oldest first, so feeds have months of events — some beyond the 90-day window —
+ * and issues have timelines. Deterministic: a seeded PRNG picks repository, actor and action,
+ * and every action goes through the domain layer (one transaction each, like `simulate`).
+ * Does nothing when the database already has events (a restart keeps its history).
+ *
+ * Event bodies embed URLs at record time: pass the server's public `urls`.
+ */
+import type { Database } from "../db/database.ts";
+import type { Urls } from "../context.ts";
+import { DomainError, runAction, type DomainContext } from "../domain/index.ts";
+
+export interface HistoryOptions {
+  now: Date;
+  count?: number;
+  days?: number;
+  seed?: number;
+  urls?: Urls;
+}
+
+/** mulberry32: tiny, fast, good enough to vary a demo, and the same on every machine. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface RepoAccess {
+  full: string;
+  writers: string[];
+  others: string[];
+}
+
+async function repositories(db: Database): Promise<RepoAccess[]> {
+  const users = (await db.query<{ login: string }>("select login from accounts where type = 'User' order by id")).map((u) => u.login);
+  const repos = await db.query<{ id: number; full: string; writers: string[] | null }>(
+    `select r.id, o.login || '/' || r.name as full,
+            array(select a.login from accounts a where a.id = r.owner_id and a.type = 'User'
+                  union select a.login from collaborators c join accounts a on a.id = c.user_id where c.repo_id = r.id
+                  union select a.login from org_members m join accounts a on a.id = m.user_id where m.org_id = r.owner_id) as writers
+     from repositories r join accounts o on o.id = r.owner_id where r.fork_of is null order by r.id`,
+  );
+  return repos
+    .filter((r) => (r.writers ?? []).length > 0)
+    .map((r) => ({ full: r.full, writers: [...r.writers!].sort(), others: users.filter((u) => !r.writers!.includes(u)) }));
+}
+
+/** Weighted choice of what happens next, with its parameters; the issue numbers come from the repository's state. */
+const PLAN: [number, string][] = [
+  [30, "push"],
+  [12, "issues"],
+  [14, "issue_comment"],
+  [8, "issue_change"],
+  [5, "create"],
+  [3, "delete"],
+  [6, "pull_request"],
+  [4, "pull_change"],
+  [3, "watch"],
+  [2, "fork"],
+  [3, "issue_kind"],
+  // Parameterless events (the action picks sensible defaults).
+  [2, "status"],
+  [1, "commit_comment"],
+  [1, "release"],
+  [1, "gollum"],
+  [1, "deployment"],
+  [1, "deployment_status"],
+  [1, "page_build"],
+];
+
+export async function seedHistory(db: Database, options: HistoryOptions): Promise<number> {
+  const [{ n }] = (await db.query<{ n: number }>("select count(*)::int as n from events")) as [{ n: number }];
+  if (n > 0) return 0;
+  const random = prng(options.seed ?? 20_150_101);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const count = options.count ?? 400;
+  const span = (options.days ?? 180) * 86_400_000;
+  const start = options.now.getTime() - span;
+  const ctx: DomainContext = { db, urls: options.urls ?? { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" }, now: () => options.now };
+  const repos = await repositories(db);
+  if (repos.length === 0) return 0;
+  // The seed's rows were made just now; the history starts before them otherwise.
+  const from = new Date(start - 86_400_000).toISOString();
+  await db.transaction(async (tx) => {
+    await tx.query("update accounts set created_at = $1", [from]);
+    await tx.query("update repositories set created_at = $1, updated_at = $1, pushed_at = $1", [from]);
+    await tx.query("update issues set created_at = $1, updated_at = $1, closed_at = case when state = 'closed' then $1::timestamptz end", [from]);
+  });
+  const total = PLAN.reduce((s, [w]) => s + w, 0);
+  let recorded = 0;
+  for (let i = 0; i < count; i++) {
+    // Evenly spread with jitter, strictly increasing so ids follow time.
+    const at = new Date(Math.floor(start + ((i + 0.2 + random() * 0.6) * span) / count));
+    const repo = pick(repos);
+    let roll = random() * total;
+    const kind = PLAN.find(([w]) => (roll -= w) < 0)?.[1] ?? "push";
+    const actor = (kind === "watch" || kind === "fork") && repo.others.length > 0 ? pick(repo.others) : pick(repo.writers);
+    const issues = await db.query<{ number: number; state: string; pull_request: boolean }>(
+      "select i.number, i.state, i.pull_request from issues i join repositories r on r.id = i.repo_id join accounts o on o.id = r.owner_id where lower(o.login || '/' || r.name) = lower($1) order by i.number",
+      [repo.full],
+    );
+    const plainIssues = issues.filter((x) => !x.pull_request);
+    const openPulls = issues.filter((x) => x.pull_request && x.state === "open");
+    let event = kind;
+    let params: Record<string, string> = {};
+    switch (kind) {
+      case "push":
+        params = { commits: String(1 + Math.floor(random() * 4)), ...(random() < 0.1 && plainIssues.length ? { message: `Fixes #${pick(plainIssues).number}` } : {}) };
+        break;
+      case "issues":
+        params = { title: pick(["Crash on start", "Typo in docs", "Add dark mode", "Slow search", "Broken link", "Support Node 20"]), body: random() < 0.3 ? `cc @${pick(repo.writers)}` : "Steps to reproduce inside." };
+        break;
+      case "issue_comment":
+        if (!issues.length) event = "push";
+        else params = { number: String(pick(issues).number), body: pick(["+1", "I can reproduce this.", "Fixed in main, please check.", "Any news?"]) };
+        break;
+      case "issue_change": {
+        if (!plainIssues.length) { event = "push"; break; }
+        const issue = pick(plainIssues);
+        event = "issues";
+        const action = issue.state === "closed" ? "reopened" : pick(["closed", "closed", "assigned", "labeled", "labeled"]);
+        params = { action, number: String(issue.number), label: pick(["bug", "enhancement", "question", "docs"]), assignee: pick(repo.writers) };
+        break;
+      }
+      case "pull_request":
+        params = { title: pick(["Add tests", "Refactor parser", "Update dependencies", "Fix race in cache"]) };
+        break;
+      case "pull_change":
+        if (!openPulls.length) { event = "push"; break; }
+        event = "pull_request";
+        params = { action: pick(["merged", "merged", "closed"]), number: String(pick(openPulls).number) };
+        break;
+      case "issue_kind":
+        if (!plainIssues.length) { event = "push"; break; }
+        event = pick(["subscribed", "locked", "milestoned", "renamed", "referenced"]);
+        params = { number: String(pick(plainIssues).number), title: "Renamed for clarity", milestone: pick(["v1.0", "v1.1"]) };
+        break;
+    }
+    try {
+      const r = await runAction(ctx, event, { repo: repo.full, actor, params, at });
+      recorded += r.events.length;
+    } catch (error) {
+      // A choice the state does not allow (watch twice, lock a locked issue): skip it, as a user would.
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  return recorded;
+}

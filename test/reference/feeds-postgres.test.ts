@@ -1,0 +1,67 @@
+/**
+ * Feed caching with two reference-server instances sharing one PostgreSQL (TEST_DATABASE_URL, as
+ * in postgres.test.ts): the events version is read from the database (max(id)), so an event
+ * recorded through one instance — here written straight into the table, with no in-process
+ * signal at all — changes the ETag the other instance serves at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { startServer, type RunningServer } from "../../reference/server.ts";
+import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+if (!adminUrl && process.env.CI) throw new Error("TEST_DATABASE_URL must be set under CI (see .ci/run)");
+const dbName = `sc_feeds_${process.pid}_${Date.now()}`;
+
+function urlFor(name: string): string {
+  const u = new URL(adminUrl!);
+  u.pathname = `/${name}`;
+  return u.href;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
+  let a: RunningServer;
+  let b: RunningServer;
+  let token: string;
+  const violations: unknown[] = [];
+
+  beforeAll(async () => {
+    await admin(`create database ${dbName}`);
+    const options = { port: 0, authPort: 0, databaseUrl: urlFor(dbName), seed: "demo" as const, validateResponses: true, onResponseValidationError: (f: unknown) => violations.push(f) };
+    a = await startServer(options);
+    b = await startServer(options);
+    await insertEvents(a.db, { actor: "octocat", repo: "octocat/hello-world", count: 3, bump: false }, a.urls.api);
+    token = await tokenFor(a.db, "octocat", ["repo"]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.allSettled([a?.close(), b?.close()]);
+    await admin(`drop database if exists ${dbName} with (force)`);
+    expect(violations).toEqual([]);
+  });
+
+  it("serves a new event from the other instance at once, with a new ETag, then 304", async () => {
+    const path = "/repos/octocat/hello-world/events";
+    const first = await fetch(`${b.urls.api}${path}`, { headers: auth(token) });
+    const etag = first.headers.get("etag")!;
+    expect(await eventIds(first)).toHaveLength(3);
+    expect((await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } })).status).toBe(304);
+    const [id] = await insertEvents(a.db, { actor: "octocat", repo: "octocat/hello-world", createdAt: new Date(Date.now() + 1000), bump: false }, a.urls.api);
+    const next = await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } });
+    expect(next.status).toBe(200);
+    const etag2 = next.headers.get("etag")!;
+    expect(etag2).not.toBe(etag);
+    expect((await eventIds(next))[0]).toBe(String(id));
+    expect((await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag2 } })).status).toBe(304);
+  });
+});

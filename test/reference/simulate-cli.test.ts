@@ -1,0 +1,123 @@
+/**
+ * `service-contract simulate` end to end: a child process on a temporary PGlite folder prints one
+ * JSON line per record and leaves the events in the database; usage errors exit 2. Until the
+ * command is registered in cli/main.ts the test drives the same command through a stand-in
+ * entry with main's error handling.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cliBin, repoRoot, type CliResult } from "../cli/run-cli.ts";
+import Fastify from "fastify";
+import { openDatabase } from "../../reference/db/database.ts";
+import { migrate } from "../../reference/db/migrate.ts";
+import { seedDatabase } from "../../reference/seed/load.ts";
+import { registerAdmin } from "../../reference/http/admin.ts";
+import { validateActivityEvent } from "../../generated/validators/index.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "simulate-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const registered = readFileSync(join(repoRoot, "cli/main.ts"), "utf8").includes("simulateCommand");
+const STAND_IN = `
+import { register } from "tsx/esm/api";
+register();
+const { Command, CommanderError } = await import("commander");
+const { simulateCommand } = await import("./cli/commands/simulate.ts");
+const { UsageError } = await import("./cli/exit-codes.ts");
+let code = 0;
+const program = new Command("service-contract").exitOverride();
+program.addCommand(simulateCommand((c) => (code = c)).exitOverride());
+try { await program.parseAsync(process.argv.slice(1), { from: "user" }); }
+catch (e) {
+  if (e instanceof UsageError) { process.stderr.write("service-contract: " + e.message + "\\n"); code = 2; }
+  else if (e instanceof CommanderError) code = e.exitCode === 0 ? 0 : 2;
+  else throw e;
+}
+process.exitCode = code;
+`;
+
+function simulate(args: string[]): Promise<CliResult> {
+  const argv = registered ? [cliBin, "simulate", ...args] : ["--input-type=module", "-e", STAND_IN, "simulate", ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: repoRoot });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("service-contract simulate", () => {
+  const dataDir = join(scratch, "db");
+
+  it("records events on a fresh data folder (seeded like serve) and prints them", async () => {
+    const r = await simulate(["push", "--data-dir", dataDir, "--repo", "octocat/hello-world", "--count", "2", "commits=2"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    for (const e of lines) {
+      expect(e.type).toBe("PushEvent");
+      expect(validateActivityEvent(e).valid).toBe(true);
+    }
+    const issue = await simulate(["issues", "--data-dir", dataDir, "--actor", "hubot", "action=closed", "number=1"]);
+    expect(issue.code).toBe(0);
+    const printed = issue.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(printed.map((p) => p.type ?? p.event)).toEqual(["IssuesEvent", "closed"]);
+
+    const db = await openDatabase({ dataDir });
+    try {
+      const rows = await db.query<{ id: number; type: string; body: { id: string } }>("select id, type, body from events order by id");
+      expect(rows.map((row) => row.type)).toEqual(["PushEvent", "PushEvent", "IssuesEvent"]);
+      for (const row of rows) expect(row.body.id).toBe(String(row.id));
+      expect((await db.query("select 1 from issue_events where event = 'closed'")).length).toBe(1);
+    } finally {
+      await db.close();
+    }
+  }, 90_000);
+
+  it("exits 2 for an unknown event, repository or actor, and bad parameters", async () => {
+    for (const args of [
+      ["explode"],
+      ["push", "--repo", "octocat/no-such-repo"],
+      ["push", "--actor", "ghost"],
+      ["issues", "action=closed", "number=999"],
+      ["push", "notapair"],
+      ["push", "--count", "0"],
+    ]) {
+      const r = await simulate([...args, "--data-dir", dataDir]);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/^service-contract: /);
+      expect(r.stdout).toBe("");
+    }
+  }, 120_000);
+
+  it("--url and --admin-token go through a server's admin endpoint", async () => {
+    const db = await openDatabase({});
+    await migrate(db);
+    await seedDatabase(db, "demo");
+    const app = Fastify();
+    const token = "simulate-admin-token-0123456789";
+    registerAdmin(app, { db, urls: { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" }, now: () => new Date() }, { token });
+    const url = await app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const ok = await simulate(["watch", "--url", url, "--admin-token", token, "--actor", "monalisa"]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(JSON.parse(ok.stdout.trim())).toMatchObject({ type: "WatchEvent", actor: { login: "monalisa" } });
+      expect((await db.query("select 1 from events where type = 'WatchEvent'")).length).toBe(1);
+      const denied = await simulate(["push", "--url", url, "--admin-token", "wrong"]);
+      expect(denied.code).toBe(2);
+      expect(denied.stderr).toContain("401");
+      const missing = await simulate(["push", "--url", url]);
+      expect(missing.code).toBe(2);
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  }, 90_000);
+});
