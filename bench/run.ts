@@ -3,6 +3,7 @@
  * same run (absolute numbers vary between machines; ratios are what the targets are about).
  * `npm run bench -- validators startup` runs a subset.
  */
+import { benchFeeds } from "./feeds.ts";
 import { benchGenerate } from "./generate.ts";
 import { benchStartup } from "./startup.ts";
 import { benchValidators } from "./validators.ts";
@@ -11,6 +12,7 @@ const SECTIONS: Record<string, () => unknown> = {
   validators: benchValidators,
   startup: benchStartup,
   generate: benchGenerate,
+  feeds: benchFeeds,
 };
 
 const wanted = process.argv.slice(2);

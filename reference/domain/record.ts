@@ -5,6 +5,7 @@
  * listeners in the same transaction.
  */
 import { createHash } from "node:crypto";
+import { bumpEventsVersion } from "../feeds/version.ts";
 import type { Queryable } from "../db/database.ts";
 import type { Account } from "../store/accounts.ts";
 import { actorJson, eventOrgJson } from "../serialize/activity.ts";
@@ -22,11 +23,14 @@ export interface Act {
 }
 
 export async function act(ctx: DomainContext, at: Date | undefined, fn: (a: Act) => Promise<void>): Promise<ActionResult> {
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const a: Act = { tx, ctx, at: at ?? ctx.now(), result: { events: [], issueEvents: [] } };
     await fn(a);
     return a.result;
   });
+  // After the commit, so a feed rebuilt on the new version sees the new rows.
+  if (result.events.length > 0 || result.issueEvents.length > 0) bumpEventsVersion();
+  return result;
 }
 
 /** A deterministic 40-hex SHA from its inputs: the reference server has no Git objects. */

@@ -7,7 +7,8 @@
  *
  * An entry also expires after `ttlMs` whatever the version: events age out of the 90-day window,
  * and follows or collaborator changes that record no event change what a feed holds. Concurrent
- * misses for one key share one query. The map is bounded (oldest entries dropped first).
+ * misses for one key share one query. The map is bounded by entries and by the characters of
+ * the event bodies it holds (oldest entries dropped first): a feed entry holds up to 300 bodies.
  */
 import { PAGE_SIZE, linkHeader } from "../http/pagination.ts";
 import { etagOf } from "./etag.ts";
@@ -26,11 +27,15 @@ interface Entry {
   /** The event bodies (JSON text each), newest first. */
   bodies: Promise<string[]>;
   pages: Map<number, FeedPage>;
+  /** Characters of the bodies, once loaded (pages roughly double it). */
+  size: number;
 }
 
 export interface FeedCacheOptions {
   ttlMs?: number;
   maxEntries?: number;
+  /** Characters of event bodies kept, over all entries (default 32 Mi, about 64 MiB with pages). */
+  maxChars?: number;
   clock?: () => number;
 }
 
@@ -38,11 +43,14 @@ export class FeedCache {
   private readonly entries = new Map<string, Entry>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly maxChars: number;
   private readonly clock: () => number;
+  private chars = 0;
 
   constructor(options: FeedCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 30_000;
     this.maxEntries = options.maxEntries ?? 2000;
+    this.maxChars = options.maxChars ?? 32 * 1024 * 1024;
     this.clock = options.clock ?? Date.now;
   }
 
@@ -51,15 +59,23 @@ export class FeedCache {
     const now = this.clock();
     let entry = this.entries.get(key);
     if (!entry || entry.version !== version || entry.expires <= now) {
-      entry = { version, expires: now + this.ttlMs, bodies: load(), pages: new Map() };
-      this.entries.delete(key);
+      entry = { version, expires: now + this.ttlMs, bodies: load(), pages: new Map(), size: 0 };
+      this.remove(key);
       this.entries.set(key, entry);
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
       const loading = entry;
-      // A failed read must not stay cached.
-      loading.bodies.catch(() => {
-        if (this.entries.get(key) === loading) this.entries.delete(key);
-      });
+      loading.bodies.then(
+        (bodies) => {
+          if (this.entries.get(key) !== loading) return;
+          loading.size = bodies.reduce((n, b) => n + b.length, 0);
+          this.chars += loading.size;
+          this.evict(key);
+        },
+        // A failed read must not stay cached.
+        () => {
+          if (this.entries.get(key) === loading) this.remove(key);
+        },
+      );
+      this.evict(key);
     }
     const bodies = await entry.bodies;
     let cached = entry.pages.get(page);
@@ -72,6 +88,22 @@ export class FeedCache {
 
   clear(): void {
     this.entries.clear();
+    this.chars = 0;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.chars -= entry.size;
+    this.entries.delete(key);
+  }
+
+  /** Drop the oldest entries (never `keep`, the one being served) until within both bounds. */
+  private evict(keep: string): void {
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) return;
+      if (key !== keep) this.remove(key);
+    }
   }
 }
 

@@ -13,6 +13,8 @@ let token: string;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
+  // Exact expectations: start from no events, whatever history the demo seed may carry.
+  await t.server.db.exec("delete from events");
   const db = t.server.db;
   token = await tokenFor(db, "octocat", ["repo"]);
   await insertEvents(db, { actor: "octocat", repo: "octocat/hello-world", count: 320 }, t.api);

@@ -34,6 +34,8 @@ async function insertIssueEvent(repoFull: string, number: number, kind: string, 
 }
 
 beforeAll(async () => {
+  // Exact expectations: start from no issue events, whatever history the demo seed may carry.
+  await t.server.db.exec("delete from issue_events");
   const start = Date.now() - 3_600_000;
   const kinds = ["valid-labeled", "valid-renamed", "valid-closed-by-commit"];
   for (let i = 0; i < 35; i++) issue1.push(await insertIssueEvent("octocat/hello-world", 1, kinds[i % 3]!, new Date(start + i * 1000)));
