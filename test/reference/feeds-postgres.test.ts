@@ -5,29 +5,11 @@
  * signal at all — changes the ETag the other instance serves at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
+import { adminUrl, scratchDatabase } from "./postgres-db.ts";
 import { startServer, type RunningServer } from "../../reference/server.ts";
 import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
 
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl && process.env.CI) throw new Error("TEST_DATABASE_URL must be set under CI (see .ci/run)");
-const dbName = `sc_feeds_${process.pid}_${Date.now()}`;
-
-function urlFor(name: string): string {
-  const u = new URL(adminUrl!);
-  u.pathname = `/${name}`;
-  return u.href;
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const db = scratchDatabase("sc_feeds");
 
 describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
   let a: RunningServer;
@@ -36,8 +18,8 @@ describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
   const violations: unknown[] = [];
 
   beforeAll(async () => {
-    await admin(`create database ${dbName}`);
-    const options = { port: 0, authPort: 0, databaseUrl: urlFor(dbName), seed: "demo" as const, validateResponses: true, onResponseValidationError: (f: unknown) => violations.push(f) };
+    await db.create();
+    const options = { port: 0, authPort: 0, databaseUrl: db.url, seed: "demo" as const, validateResponses: true, onResponseValidationError: (f: unknown) => violations.push(f) };
     a = await startServer(options);
     b = await startServer(options);
     await insertEvents(a.db, { actor: "octocat", repo: "octocat/hello-world", count: 3, bump: false }, a.urls.api);
@@ -46,7 +28,7 @@ describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
 
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await db.drop();
     expect(violations).toEqual([]);
   });
 

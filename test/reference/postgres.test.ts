@@ -5,32 +5,21 @@
  * database of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
+import { adminUrl, scratchDatabase } from "./postgres-db.ts";
 import { startServer, type RunningServer } from "../../reference/server.ts";
 
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl && process.env.CI) throw new Error("TEST_DATABASE_URL must be set under CI (see .ci/run)");
-const dbName = `sc_test_${process.pid}_${Date.now()}`;
-
-function urlFor(name: string): string {
-  const u = new URL(adminUrl!);
-  u.pathname = `/${name}`;
-  return u.href;
-}
+const db = scratchDatabase("sc_test");
 
 describe.skipIf(!adminUrl)("two instances on one PostgreSQL", () => {
   let a: RunningServer;
   let b: RunningServer;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
+    await db.create();
     // Started together: migrations and the seed must each happen exactly once.
     const started = await Promise.allSettled([
-      startServer({ port: 0, authPort: 0, databaseUrl: urlFor(dbName), seed: "demo", validateResponses: true }),
-      startServer({ port: 0, authPort: 0, databaseUrl: urlFor(dbName), seed: "demo", validateResponses: true }),
+      startServer({ port: 0, authPort: 0, databaseUrl: db.url, seed: "demo", validateResponses: true }),
+      startServer({ port: 0, authPort: 0, databaseUrl: db.url, seed: "demo", validateResponses: true }),
     ]);
     const failed = started.find((s) => s.status === "rejected");
     if (failed) {
@@ -42,10 +31,7 @@ describe.skipIf(!adminUrl)("two instances on one PostgreSQL", () => {
 
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await db.drop();
   }, 30_000);
 
   it("migrated once and seeded once", async () => {
