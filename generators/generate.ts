@@ -3,9 +3,7 @@
  * model once, and runs each selected target. Nothing here touches the output folder; the CLI
  * writes or drift-checks the result through output.ts.
  */
-import { readFileSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
-import { parse } from "yaml";
 import { loadSpec } from "./load-spec.ts";
 import { buildModel } from "./model.ts";
 import { portableDocument } from "./portable-bundle.ts";
@@ -29,8 +27,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   }
   await loadSpec(options.spec);
   const model = buildModel(options.spec);
-  const root = parse(readFileSync(options.spec, "utf8")) as Record<string, unknown>;
-  const input: TargetInput = { model, portable: portableDocument(root, model.schemaFiles), source: sourceName(options.spec) };
+  const input: TargetInput = { model, portable: portableDocument(model.root, model.schemaFiles), source: sourceName(options.spec) };
   const files: GeneratedFile[] = [];
   for (const name of Object.keys(TARGETS)) {
     if (options.targets.includes(name)) files.push(...(await TARGETS[name]!.run(input)));

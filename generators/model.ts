@@ -76,6 +76,8 @@ export interface ModelSchema {
 }
 
 export interface Model {
+  /** The root document as parsed (local refs unresolved), for targets that need more than the model. */
+  root: Readonly<Record<string, Json>>;
   title: string;
   version: string;
   operations: readonly ModelOperation[];
@@ -222,6 +224,7 @@ export function buildModel(specPath: string): Model {
   }
   const info = (doc.info ?? {}) as { title?: string; version?: string };
   return deepFreeze({
+    root: doc,
     title: String(info.title ?? ""),
     version: String(info.version ?? ""),
     operations: operations(doc),

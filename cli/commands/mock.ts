@@ -15,6 +15,7 @@ import { existsSync, rmSync } from "node:fs";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { parsePort } from "../options.ts";
 import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { freePort } from "../free-port.ts";
@@ -35,11 +36,6 @@ interface MockOptions {
   errors?: boolean;
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${value}`);
-  return port;
-}
 
 function parseUpstream(value: string): string {
   let url: URL;
@@ -67,7 +63,7 @@ export const mockCommand: CommandFactory = (setExit) =>
     )
     .action(async (opts: MockOptions) => {
       const upstream = opts.proxy === undefined ? undefined : parseUpstream(opts.proxy);
-      let port = parsePort(opts.port);
+      let port = parsePort("--port", opts.port);
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
       let bundle: string;
       try {

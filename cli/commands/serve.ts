@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
+import { databaseUrlOption, parsePort } from "../options.ts";
 
 interface ServeOptions {
   port: string;
@@ -22,11 +23,6 @@ interface ServeOptions {
   history: boolean;
 }
 
-function port(name: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${name} must be 0..65535, got ${value}`);
-  return n;
-}
 
 function guide(urls: { api: string; auth: string }, seeded: string): string {
   if (seeded !== "demo") return `API ${urls.api}  ·  OAuth ${urls.auth}  ·  docs ${urls.api}/docs\n`;
@@ -66,8 +62,7 @@ export const serveCommand: CommandFactory = (setExit) =>
       "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready.\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
     )
     .action(async (opts: ServeOptions) => {
-      const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
-      if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError(`--database-url must be a postgres:// URL`);
+      const databaseUrl = databaseUrlOption(opts.databaseUrl);
       const adminToken = opts.simulate ? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN ?? randomBytes(20).toString("hex")) : undefined;
       if (adminToken !== undefined && adminToken.length < 16) throw new UsageError("SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters");
       const { startServer } = await import("../../reference/server.ts");
@@ -76,8 +71,8 @@ export const serveCommand: CommandFactory = (setExit) =>
       try {
         server = await startServer({
           host: opts.host,
-          port: port("--port", opts.port),
-          authPort: port("--auth-port", opts.authPort),
+          port: parsePort("--port", opts.port),
+          authPort: parsePort("--auth-port", opts.authPort),
           dataDir: databaseUrl ? undefined : opts.dataDir,
           databaseUrl,
           seed: opts.seed,

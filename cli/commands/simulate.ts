@@ -13,6 +13,7 @@
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
+import { databaseUrlOption } from "../options.ts";
 
 interface SimulateOptions {
   repo: string;
@@ -99,8 +100,7 @@ export const simulateCommand: CommandFactory = (setExit) =>
         print(result.issue_events);
         return setExit(EXIT_OK);
       }
-      const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
-      if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError("--database-url must be a postgres:// URL");
+      const databaseUrl = databaseUrlOption(opts.databaseUrl);
       const { openDatabase } = await import("../../reference/db/database.ts");
       const { migrate } = await import("../../reference/db/migrate.ts");
       const { seedDatabase, FixtureError } = await import("../../reference/seed/load.ts");

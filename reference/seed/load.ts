@@ -6,8 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createAjv } from "../../generators/ajv.ts";
 import { parse } from "yaml";
 import type { Database, Queryable } from "../db/database.ts";
 import { addOrgMember, createOrganization, createUser, type Account } from "../store/accounts.ts";
@@ -51,9 +50,7 @@ export function readFixture(choice: SeedChoice): Fixture {
   } catch (error) {
     throw new FixtureError(`cannot read seed fixture ${file}: ${(error as Error).message}`);
   }
-  const ajv = new Ajv2020({ allErrors: true });
-  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-  const validate = ajv.compile(SCHEMA);
+  const validate = createAjv([]).compile(SCHEMA);
   if (!validate(data)) {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
     throw new FixtureError(`seed fixture ${file} is not valid: ${problems}`);

@@ -1,15 +1,12 @@
 /**
  * `service-contract simulate` end to end: a child process on a temporary PGlite folder prints one
- * JSON line per record and leaves the events in the database; usage errors exit 2. Until the
- * command is registered in cli/main.ts the test drives the same command through a stand-in
- * entry with main's error handling.
+ * JSON line per record and leaves the events in the database; usage errors exit 2.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliBin, repoRoot, type CliResult } from "../cli/run-cli.ts";
+import { runCli, type CliResult } from "../cli/run-cli.ts";
 import Fastify from "fastify";
 import { openDatabase } from "../../reference/db/database.ts";
 import { migrate } from "../../reference/db/migrate.ts";
@@ -20,36 +17,8 @@ import { validateActivityEvent } from "../../generated/validators/index.js";
 const scratch = mkdtempSync(join(tmpdir(), "simulate-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const registered = readFileSync(join(repoRoot, "cli/main.ts"), "utf8").includes("simulateCommand");
-const STAND_IN = `
-import { register } from "tsx/esm/api";
-register();
-const { Command, CommanderError } = await import("commander");
-const { simulateCommand } = await import("./cli/commands/simulate.ts");
-const { UsageError } = await import("./cli/exit-codes.ts");
-let code = 0;
-const program = new Command("service-contract").exitOverride();
-program.addCommand(simulateCommand((c) => (code = c)).exitOverride());
-try { await program.parseAsync(process.argv.slice(1), { from: "user" }); }
-catch (e) {
-  if (e instanceof UsageError) { process.stderr.write("service-contract: " + e.message + "\\n"); code = 2; }
-  else if (e instanceof CommanderError) code = e.exitCode === 0 ? 0 : 2;
-  else throw e;
-}
-process.exitCode = code;
-`;
-
 function simulate(args: string[]): Promise<CliResult> {
-  const argv = registered ? [cliBin, "simulate", ...args] : ["--input-type=module", "-e", STAND_IN, "simulate", ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: repoRoot });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(["simulate", ...args]);
 }
 
 describe("service-contract simulate", () => {

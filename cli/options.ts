@@ -1,0 +1,15 @@
+/** Option values several subcommands take, parsed once so every command refuses them alike (exit 2). */
+import { UsageError } from "./exit-codes.ts";
+
+export function parsePort(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be 0..65535, got ${value}`);
+  return n;
+}
+
+/** `--database-url`, else $DATABASE_URL; undefined means the embedded database. */
+export function databaseUrlOption(given: string | undefined): string | undefined {
+  const url = given ?? process.env.DATABASE_URL;
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw new UsageError("--database-url must be a postgres:// URL");
+  return url;
+}
