@@ -55,6 +55,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -65,6 +66,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -75,6 +77,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -87,6 +90,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `createAccessToken` handler receives: POST /login/oauth/access_token — Exchange a code for an access token. */
 export type CreateAccessTokenRequest = RequestBase & {
@@ -111,6 +115,7 @@ export type CreateAccessTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAccessToken"]["responses"][200]["content"]["application/json"];
   mediaType: "application/json";
+  serializedBody?: string;
 } | {
   status: 200;
   headers?: {};
@@ -146,6 +151,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -156,6 +162,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -167,6 +174,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -179,6 +187,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -191,6 +200,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `createOrgHook` handler receives: POST /orgs/{org}/hooks — Create an organization hook. */
 export type CreateOrgHookRequest = RequestBase & {
@@ -216,6 +226,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -226,6 +237,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -236,6 +248,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -248,6 +261,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -260,6 +274,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -272,6 +287,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `createRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks — Create a repository hook. */
 export type CreateRepoHookRequest = RequestBase & {
@@ -296,6 +312,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 201;
   headers: {
@@ -309,6 +326,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -319,6 +337,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -329,6 +348,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -341,6 +361,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -353,6 +374,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -365,6 +387,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `deleteAuthorization` handler receives: DELETE /authorizations/{authorization_id} — Delete an authorization. */
 export type DeleteAuthorizationRequest = RequestBase & {
@@ -400,6 +423,7 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -412,6 +436,7 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -424,6 +449,7 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `deleteOrgHook` handler receives: DELETE /orgs/{org}/hooks/{hook_id} — Delete an organization hook. */
 export type DeleteOrgHookRequest = RequestBase & {
@@ -458,6 +484,7 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -470,6 +497,7 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -482,6 +510,7 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `deleteRepoHook` handler receives: DELETE /repos/{owner}/{repo}/hooks/{hook_id} — Delete a repository hook. */
 export type DeleteRepoHookRequest = RequestBase & {
@@ -516,6 +545,7 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -528,6 +558,7 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -540,6 +571,7 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getApplicationReview` handler receives: GET /settings/connections/applications/{client_id} — Review an application's authorization (browser). */
 export type GetApplicationReviewRequest = RequestBase & {
@@ -586,6 +618,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -597,6 +630,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -609,6 +643,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -621,6 +656,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getIssueEvent` handler receives: GET /repos/{owner}/{repo}/issues/events/{event_id} — Get an issue event. */
 export type GetIssueEventRequest = RequestBase & {
@@ -645,6 +681,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -655,6 +692,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -665,6 +703,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -677,6 +716,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getOrCreateAuthorizationForApp` handler receives: PUT /authorizations/clients/{client_id} — Get or create an authorization for a specific app. */
 export type GetOrCreateAuthorizationForAppRequest = RequestBase & {
@@ -699,6 +739,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 201;
   headers: {
@@ -710,6 +751,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -720,6 +762,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -731,6 +774,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -743,6 +787,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -755,6 +800,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -767,6 +813,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getOrCreateAuthorizationForAppAndFingerprint` handler receives: PUT /authorizations/clients/{client_id}/{fingerprint} — Get or create an authorization for a specific app and fingerprint. */
 export type GetOrCreateAuthorizationForAppAndFingerprintRequest = RequestBase & {
@@ -789,6 +836,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 201;
   headers: {
@@ -800,6 +848,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -810,6 +859,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -821,6 +871,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -833,6 +884,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -845,6 +897,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -857,6 +910,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getOrgHook` handler receives: GET /orgs/{org}/hooks/{hook_id} — Get an organization hook. */
 export type GetOrgHookRequest = RequestBase & {
@@ -881,6 +935,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -891,6 +946,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -903,6 +959,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -915,6 +972,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getOrgHookDelivery` handler receives: GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id} — Get a delivery of an organization hook. */
 export type GetOrgHookDeliveryRequest = RequestBase & {
@@ -939,6 +997,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -949,6 +1008,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -961,6 +1021,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -973,6 +1034,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getRepoHook` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id} — Get a repository hook. */
 export type GetRepoHookRequest = RequestBase & {
@@ -997,6 +1059,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1007,6 +1070,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1019,6 +1083,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1031,6 +1096,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `getRepoHookDelivery` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id} — Get a delivery of a repository hook. */
 export type GetRepoHookDeliveryRequest = RequestBase & {
@@ -1055,6 +1121,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1065,6 +1132,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1077,6 +1145,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1089,6 +1158,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listAuthorizations` handler receives: GET /authorizations — List your authorizations. */
 export type ListAuthorizationsRequest = RequestBase & {
@@ -1112,6 +1182,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1123,6 +1194,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1135,6 +1207,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1147,6 +1220,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listIssueEventsForIssue` handler receives: GET /repos/{owner}/{repo}/issues/{issue_number}/events — List events of an issue. */
 export type ListIssueEventsForIssueRequest = RequestBase & {
@@ -1172,6 +1246,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1182,6 +1257,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1192,6 +1268,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1204,6 +1281,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1216,6 +1294,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listIssueEventsForRepo` handler receives: GET /repos/{owner}/{repo}/issues/events — List issue events of a repository. */
 export type ListIssueEventsForRepoRequest = RequestBase & {
@@ -1241,6 +1320,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1251,6 +1331,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1261,6 +1342,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1273,6 +1355,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1285,6 +1368,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listNetworkEvents` handler receives: GET /networks/{owner}/{repo}/events — List public events of a network of repositories. */
 export type ListNetworkEventsRequest = RequestBase & {
@@ -1312,6 +1396,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1334,6 +1419,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1344,6 +1430,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1356,6 +1443,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1368,6 +1456,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listOrgEvents` handler receives: GET /orgs/{org}/events — List public events of an organization. */
 export type ListOrgEventsRequest = RequestBase & {
@@ -1395,6 +1484,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1417,6 +1507,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1427,6 +1518,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1439,6 +1531,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1451,6 +1544,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listOrgHookDeliveries` handler receives: GET /orgs/{org}/hooks/{hook_id}/deliveries — List deliveries of an organization hook. */
 export type ListOrgHookDeliveriesRequest = RequestBase & {
@@ -1476,6 +1570,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1486,6 +1581,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1498,6 +1594,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1510,6 +1607,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1522,6 +1620,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listOrgHooks` handler receives: GET /orgs/{org}/hooks — List organization hooks. */
 export type ListOrgHooksRequest = RequestBase & {
@@ -1547,6 +1646,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -1557,6 +1657,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1569,6 +1670,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1581,6 +1683,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1593,6 +1696,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listPublicEvents` handler receives: GET /events — List public events. */
 export type ListPublicEventsRequest = RequestBase & {
@@ -1620,6 +1724,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1642,6 +1747,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1652,6 +1758,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1664,6 +1771,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listPublicReceivedEvents` handler receives: GET /users/{username}/received_events/public — List public events received by a user. */
 export type ListPublicReceivedEventsRequest = RequestBase & {
@@ -1691,6 +1799,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1713,6 +1822,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1723,6 +1833,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1735,6 +1846,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1747,6 +1859,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listPublicUserEvents` handler receives: GET /users/{username}/events/public — List public events performed by a user. */
 export type ListPublicUserEventsRequest = RequestBase & {
@@ -1774,6 +1887,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1796,6 +1910,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1806,6 +1921,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1818,6 +1934,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1830,6 +1947,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listReceivedEvents` handler receives: GET /users/{username}/received_events — List events received by a user. */
 export type ListReceivedEventsRequest = RequestBase & {
@@ -1857,6 +1975,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1879,6 +1998,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1889,6 +2009,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1901,6 +2022,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1913,6 +2035,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listRepoEvents` handler receives: GET /repos/{owner}/{repo}/events — List repository events. */
 export type ListRepoEventsRequest = RequestBase & {
@@ -1940,6 +2063,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -1962,6 +2086,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -1972,6 +2097,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -1984,6 +2110,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -1996,6 +2123,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listRepoHookDeliveries` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries — List deliveries of a repository hook. */
 export type ListRepoHookDeliveriesRequest = RequestBase & {
@@ -2021,6 +2149,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -2031,6 +2160,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2043,6 +2173,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2055,6 +2186,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -2067,6 +2199,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listRepoHooks` handler receives: GET /repos/{owner}/{repo}/hooks — List repository hooks. */
 export type ListRepoHooksRequest = RequestBase & {
@@ -2092,6 +2225,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -2102,6 +2236,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2114,6 +2249,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2126,6 +2262,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -2138,6 +2275,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listServiceHooks` handler receives: GET /hooks — List available service hooks. */
 export type ListServiceHooksRequest = RequestBase & {
@@ -2162,6 +2300,7 @@ export type ListServiceHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -2172,6 +2311,7 @@ export type ListServiceHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2182,6 +2322,7 @@ export type ListServiceHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listUserEvents` handler receives: GET /users/{username}/events — List events performed by a user. */
 export type ListUserEventsRequest = RequestBase & {
@@ -2209,6 +2350,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -2231,6 +2373,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2241,6 +2384,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2253,6 +2397,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -2265,6 +2410,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `listUserOrgEvents` handler receives: GET /users/{username}/events/orgs/{org} — List a user's organization dashboard events. */
 export type ListUserOrgEventsRequest = RequestBase & {
@@ -2292,6 +2438,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 304;
   headers: {
@@ -2314,6 +2461,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2324,6 +2472,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2336,6 +2485,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -2348,6 +2498,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `pingOrgHook` handler receives: POST /orgs/{org}/hooks/{hook_id}/pings — Ping an organization hook. */
 export type PingOrgHookRequest = RequestBase & {
@@ -2382,6 +2533,7 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2394,6 +2546,7 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2406,6 +2559,7 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `pingRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/pings — Ping a repository hook. */
 export type PingRepoHookRequest = RequestBase & {
@@ -2440,6 +2594,7 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2452,6 +2607,7 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2464,6 +2620,7 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `redeliverOrgHookDelivery` handler receives: POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts — Redeliver a delivery of an organization hook. */
 export type RedeliverOrgHookDeliveryRequest = RequestBase & {
@@ -2498,6 +2655,7 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2510,6 +2668,7 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2522,6 +2681,7 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `redeliverRepoHookDelivery` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts — Redeliver a delivery of a repository hook. */
 export type RedeliverRepoHookDeliveryRequest = RequestBase & {
@@ -2556,6 +2716,7 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2568,6 +2729,7 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2580,6 +2742,7 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `resetApplicationToken` handler receives: POST /applications/{client_id}/tokens/{access_token} — Reset an authorization. */
 export type ResetApplicationTokenRequest = RequestBase & {
@@ -2602,6 +2765,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -2612,6 +2776,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2622,6 +2787,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2634,6 +2800,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `revokeApplicationGrant` handler receives: DELETE /applications/{client_id}/grants/{access_token} — Revoke a grant for an application. */
 export type RevokeApplicationGrantRequest = RequestBase & {
@@ -2668,6 +2835,7 @@ export type RevokeApplicationGrantResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2678,6 +2846,7 @@ export type RevokeApplicationGrantResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2690,6 +2859,7 @@ export type RevokeApplicationGrantResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `revokeApplicationToken` handler receives: DELETE /applications/{client_id}/tokens/{access_token} — Revoke an authorization for an application. */
 export type RevokeApplicationTokenRequest = RequestBase & {
@@ -2724,6 +2894,7 @@ export type RevokeApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2734,6 +2905,7 @@ export type RevokeApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2746,6 +2918,7 @@ export type RevokeApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `testRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/tests — Test the push hook. */
 export type TestRepoHookRequest = RequestBase & {
@@ -2780,6 +2953,7 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2792,6 +2966,7 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2804,6 +2979,7 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `updateAuthorization` handler receives: PATCH /authorizations/{authorization_id} — Update an existing authorization. */
 export type UpdateAuthorizationRequest = RequestBase & {
@@ -2826,6 +3002,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -2836,6 +3013,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -2847,6 +3025,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2859,6 +3038,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2871,6 +3051,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -2883,6 +3064,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `updateOrgHook` handler receives: PATCH /orgs/{org}/hooks/{hook_id} — Edit an organization hook. */
 export type UpdateOrgHookRequest = RequestBase & {
@@ -2907,6 +3089,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -2917,6 +3100,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -2927,6 +3111,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -2939,6 +3124,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -2951,6 +3137,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -2963,6 +3150,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };
 /** What the `updateRepoHook` handler receives: PATCH /repos/{owner}/{repo}/hooks/{hook_id} — Edit a repository hook. */
 export type UpdateRepoHookRequest = RequestBase & {
@@ -2987,6 +3175,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 400;
   headers: {
@@ -2997,6 +3186,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 401;
   headers: {
@@ -3007,6 +3197,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 403;
   headers: {
@@ -3019,6 +3210,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 404;
   headers: {
@@ -3031,6 +3223,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 } | {
   status: 422;
   headers: {
@@ -3043,4 +3236,5 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
+  serializedBody?: string;
 };

@@ -5,9 +5,8 @@
  * its `ETag` (feeds/cache.ts), and `If-None-Match` with that tag — strong, weak or in a list, or
  * `*` — answers 304 without a body, which the API hooks do not count against the rate limit.
  *
- * The runtime serializes a handler's JSON body itself (runtime/server/serialize.ts: JSON.stringify
- * of the value), so a 200 returns the cached parsed value, whose serialization is byte-identical
- * to the cached bytes the ETag was computed over; a 304 costs no serialization at all.
+ * A 200 hands the runtime the cached bytes the ETag was computed over (`serializedBody`, sent as
+ * is) with the parsed value beside them (what response validation checks); a 304 sends no body.
  */
 import type { HostHandlers, RawRequest } from "../../generated/server/index.ts";
 import type { Context } from "../context.ts";
@@ -69,7 +68,7 @@ export function feedHandlers(ctx: Context, serving: FeedServing = { cache: new F
     const cached = await serving.cache.page(feedKey(resolved.query), current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now()));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
     if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
-    return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value } as never;
+    return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
   }
 
   /** A user's own feed: private events only for that user, with the `repo` scope. */

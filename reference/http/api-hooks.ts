@@ -13,7 +13,8 @@ import { formatScopes, satisfies } from "../auth/scopes.ts";
 import { errorBody } from "./errors.ts";
 import { routeKey, type OperationPolicy } from "./operation-policy.ts";
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
-import { ANONYMOUS, presentedToken, viewerForToken, type Viewer } from "./viewer.ts";
+import { ANONYMOUS, presentedToken, type Viewer } from "./viewer.ts";
+import { ViewerCache } from "./viewer-cache.ts";
 import { authenticateBasic, basicKind, type BasicOutcome } from "./basic-auth.ts";
 
 declare module "fastify" {
@@ -55,6 +56,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   app.decorateRequest("outsideContract", false);
   app.decorateRequest("basic", undefined);
   app.decorateRequest("rateLimit", 0);
+  const viewers = new ViewerCache(db);
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     // Fastify answers HEAD with the GET route: the GET operation's rules must apply to it too.
@@ -66,7 +68,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
     const presented = presentedToken(request);
     let badCredentials = presented.kind === "malformed";
     if (presented.kind === "token") {
-      const viewer = await viewerForToken(db, presented.token);
+      const viewer = await viewers.lookup(presented.token);
       if (viewer) request.viewer = viewer;
       else badCredentials = true;
     }

@@ -5,6 +5,7 @@
  */
 import type { Queryable } from "../db/database.ts";
 import type { Application } from "./applications.ts";
+import { bumpTokensVersion } from "./tokens-version.ts";
 
 const APP_COLUMNS = "id, client_id, name, url, callback_url, owner_id, suspended";
 
@@ -41,7 +42,9 @@ export async function lockGrant(tx: Queryable, kind: "pglite" | "postgres", user
 
 /** Deletes one authorization if it belongs to the user; whether it did. */
 export async function deleteOwnedAuthorization(db: Queryable, id: number, userId: number): Promise<boolean> {
-  return (await db.query("delete from authorizations where id = $1 and user_id = $2 returning id", [id, userId])).length > 0;
+  const deleted = (await db.query("delete from authorizations where id = $1 and user_id = $2 returning id", [id, userId])).length > 0;
+  bumpTokensVersion();
+  return deleted;
 }
 
 /**
@@ -50,7 +53,9 @@ export async function deleteOwnedAuthorization(db: Queryable, id: number, userId
  */
 export async function revokeWholeGrant(db: Queryable, userId: number, appId: number): Promise<number> {
   await db.query("delete from oauth_codes where user_id = $1 and app_id = $2", [userId, appId]);
-  return (await db.query("delete from authorizations where user_id = $1 and app_id = $2 returning id", [userId, appId])).length;
+  const deleted = (await db.query("delete from authorizations where user_id = $1 and app_id = $2 returning id", [userId, appId])).length;
+  bumpTokensVersion();
+  return deleted;
 }
 
 /** Postgres' unique_violation on the note index (migration 002), from either adapter. */

@@ -6,6 +6,7 @@
 import type { Queryable } from "../db/database.ts";
 import { randomHex, sha256Hex } from "../auth/secrets.ts";
 import type { Scope } from "../auth/scopes.ts";
+import { bumpTokensVersion } from "./tokens-version.ts";
 
 export interface AuthorizationRow {
   id: number;
@@ -104,6 +105,7 @@ export async function updateAuthorization(
       changes.fingerprint !== undefined, changes.fingerprint ?? null,
     ],
   );
+  bumpTokensVersion();
   return rows[0]!;
 }
 
@@ -114,14 +116,18 @@ export async function resetToken(db: Queryable, id: number): Promise<CreatedAuth
     `update authorizations set token_hash = $2, token_last_eight = $3, updated_at = now() where id = $1 returning ${COLUMNS}`,
     [id, sha256Hex(token), token.slice(-8)],
   );
+  bumpTokensVersion();
   return { row: rows[0]!, token };
 }
 
 export async function deleteAuthorization(db: Queryable, id: number): Promise<void> {
   await db.query("delete from authorizations where id = $1", [id]);
+  bumpTokensVersion();
 }
 
 /** Revokes every token of a user for an application (the review page's "Revoke"). */
 export async function revokeGrant(db: Queryable, userId: number, appId: number): Promise<number> {
-  return (await db.query("delete from authorizations where user_id = $1 and app_id = $2 returning id", [userId, appId])).length;
+  const deleted = (await db.query("delete from authorizations where user_id = $1 and app_id = $2 returning id", [userId, appId])).length;
+  bumpTokensVersion();
+  return deleted;
 }

@@ -58,12 +58,16 @@ export async function respond(reply: FastifyReply, route: RouteSpec, result: unk
   const mediaType = hasBody ? chooseMediaType(spec, result.mediaType) : undefined;
   let serialized;
   try {
-    serialized = hasBody && mediaType ? serialize(result.body, mediaType, spec) : undefined;
+    serialized = hasBody && mediaType ? serialize(result.body, mediaType, spec, result.serializedBody) : undefined;
   } catch (error) {
     return refuse(reply, route, context, result.status, [{ path: "/body", message: (error as Error).message }]);
   }
   const headers = allHeaders(reply, result, serialized?.contentType);
   if (context.validate) {
+    // The value is what gets checked, so the bytes sent in its place must be that value.
+    if (serialized && result.serializedBody !== undefined && result.serializedBody !== JSON.stringify(result.body)) {
+      return refuse(reply, route, context, result.status, [{ path: "/body", message: "serializedBody is not the JSON text of body" }]);
+    }
     // JSON is checked as the value (what JSON.stringify wrote); other formats as the exact text sent.
     const checked = serialized && !/json$/.test(mediaType ?? "") ? serialized.payload.toString() : hasBody ? result.body : undefined;
     const verdict = context.validate(route.operationId as never, result.status, checked, { headers, mediaType });

@@ -134,6 +134,8 @@ export interface AnyResult {
   extraHeaders?: ExtraHeaders;
   body?: unknown;
   mediaType?: string;
+  /** JSON only: `body` already serialized (byte-identical to JSON.stringify(body)), sent as is. */
+  serializedBody?: string;
 }
 
 export interface AnyRequest extends RequestBase {

@@ -19,6 +19,10 @@ function negotiate(accept: string | undefined): "application/json" | "applicatio
 
 let auth: Running;
 let api: Running;
+let cached: Running;
+const cachedEvent = example<never>("activity-event/valid-push");
+// Not what JSON.stringify would write (indented), so the test can tell which bytes were sent.
+const cachedText = JSON.stringify([cachedEvent], null, 1);
 const tokenRequests: CreateAccessTokenRequest[] = [];
 
 beforeAll(async () => {
@@ -50,11 +54,18 @@ beforeAll(async () => {
     listOrgEvents: () => ({ status: 200, headers: { "X-Poll-Interval": 60 }, body: [] }) as never,
     listUserEvents: () => ({ status: 201, body: [] }) as never,
     listServiceHooks: () => "not a result" as never,
+    // serializedBody that is not the body's JSON text: refused while validating.
+    listNetworkEvents: () => ({ status: 200, headers: { ETag: '"v1"', "X-Poll-Interval": 60 }, body: [], serializedBody: "[1]" }),
   });
+  // Production mode (no validation): a cache's pre-serialized bytes go out exactly as given.
+  cached = await start("api", {
+    listRepoEvents: () => ({ status: 200, headers: { ETag: '"v1"', "X-Poll-Interval": 60 }, body: [cachedEvent], serializedBody: cachedText }),
+  }, { validateResponses: false });
 });
 afterAll(async () => {
   await auth.close();
   await api.close();
+  await cached.close();
 });
 
 const exchange = (body: string, headers: Record<string, string>) => fetch(`${auth.url}/login/oauth/access_token`, { method: "POST", body, headers });
@@ -152,8 +163,18 @@ describe("the API host", () => {
   });
 });
 
+describe("pre-serialized JSON (serializedBody)", () => {
+  it("sends the given bytes as they are, as JSON", async () => {
+    const response = await fetch(`${cached.url}/repos/o/r/events`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await response.text()).toBe(cachedText);
+  });
+});
+
 describe("response validation", () => {
   it.each([
+    ["serializedBody that is not the body's JSON", "/networks/o/r/events", /listNetworkEvents 200: \/body serializedBody is not/],
     ["a body of the wrong shape", "/events", /listPublicEvents 200: \/body\/0/],
     ["a missing required header", "/orgs/o/events", /listOrgEvents 200: \/headers\/etag is required/],
     ["a status the contract does not list", "/users/u/events", /listUserEvents 201: \/status/],

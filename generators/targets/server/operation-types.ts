@@ -84,6 +84,8 @@ function responseMembers(op: ModelOperation, response: ModelResponse): TypeText[
         { name: "body", type: `${base}["content"][${str(m.mediaType)}]` },
         // With one media type the runtime knows it; with several (the token endpoint) the handler chooses.
         { name: "mediaType", hasQuestionToken: single, type: str(m.mediaType) },
+        // JSON only: the body's bytes, already serialized (a cache's), sent instead of stringifying `body`.
+        ...(/json$/.test(m.mediaType) ? [{ name: "serializedBody", hasQuestionToken: true, type: "string" }] : []),
       ],
     }),
   );

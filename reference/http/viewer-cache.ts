@@ -1,0 +1,44 @@
+/**
+ * Token lookups remembered in process. Resolving a token is two queries (the authorization by
+ * its digest, then its user), which on PGlite's one thread cost more than serving a cached feed
+ * page; pollers present the same token every minute. Entries are keyed by the token's SHA-256
+ * digest (the plaintext is not kept) and hold for the current tokens version
+ * (store/tokens-version.ts), which every revoke, reset, re-scope and delete bumps, so a revoked
+ * token is refused on its very next request. Unknown tokens are not remembered (a stream of made-
+ * up tokens must not fill memory). On PostgreSQL another instance may revoke a token, so the
+ * cache is off there and each request reads the database.
+ */
+import type { Database } from "../db/database.ts";
+import { sha256Hex } from "../auth/secrets.ts";
+import { tokensVersion } from "../store/tokens-version.ts";
+import { viewerForToken, type Viewer } from "./viewer.ts";
+
+const MAX_ENTRIES = 10_000;
+
+export class ViewerCache {
+  private readonly entries = new Map<string, { version: number; viewer: Promise<Viewer | undefined> }>();
+
+  constructor(private readonly db: Database) {}
+
+  lookup(token: string): Promise<Viewer | undefined> {
+    if (this.db.kind === "postgres") return viewerForToken(this.db, token);
+    const key = sha256Hex(token);
+    const version = tokensVersion();
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version) return hit.viewer;
+    const viewer = viewerForToken(this.db, token);
+    this.entries.delete(key);
+    this.entries.set(key, { version, viewer });
+    // Oldest first: Map keeps insertion order, and a refreshed entry was re-inserted above.
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    viewer.then(
+      (found) => found === undefined && this.forget(key, viewer),
+      () => this.forget(key, viewer),
+    );
+    return viewer;
+  }
+
+  private forget(key: string, viewer: Promise<Viewer | undefined>): void {
+    if (this.entries.get(key)?.viewer === viewer) this.entries.delete(key);
+  }
+}
