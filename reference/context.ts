@@ -3,7 +3,7 @@
  * hosts (known only once they listen, hence getters), and the clock (injectable for tests of
  * expiry). Handlers are built by factories taking this context, one module per area.
  */
-import type { Database } from "./db/database.ts";
+import type { Database, Queryable } from "./db/database.ts";
 
 export interface Urls {
   /** The API host, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -12,8 +12,18 @@ export interface Urls {
   auth: string;
 }
 
+/**
+ * What hook management needs from the delivery engine (reference/deliveries): a ping enqueued
+ * in the caller's transaction, so a created hook and its ping exist together or not at all.
+ * Absent while no engine runs (then nothing is delivered).
+ */
+export interface HookPings {
+  ping(tx: Queryable, hookId: number, senderId: number | null): Promise<void>;
+}
+
 export interface Context {
   db: Database;
   urls: Urls;
   now: () => Date;
+  pings?: HookPings;
 }

@@ -34,12 +34,12 @@ function headerEntries(headers: AnyResult["headers"]): [string, string | string[
 }
 
 /** Merge what hooks already set on the reply with the result's headers, names lower-cased. */
-function allHeaders(reply: FastifyReply, result: AnyResult, contentType: string | undefined): Record<string, string | string[]> {
+function allHeaders(reply: FastifyReply, own: [string, string | string[]][], contentType: string | undefined): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value : String(value);
   }
-  for (const [name, value] of [...headerEntries(result.headers), ...headerEntries(result.extraHeaders)]) out[name.toLowerCase()] = value;
+  for (const [name, value] of own) out[name.toLowerCase()] = value;
   if (contentType) out["content-type"] = contentType;
   return out;
 }
@@ -62,8 +62,9 @@ export async function respond(reply: FastifyReply, route: RouteSpec, result: unk
   } catch (error) {
     return refuse(reply, route, context, result.status, [{ path: "/body", message: (error as Error).message }]);
   }
-  const headers = allHeaders(reply, result, serialized?.contentType);
+  const ownHeaders = [...headerEntries(result.headers), ...headerEntries(result.extraHeaders)];
   if (context.validate) {
+    const headers = allHeaders(reply, ownHeaders, serialized?.contentType);
     // The value is what gets checked, so the bytes sent in its place must be that value.
     if (serialized && result.serializedBody !== undefined && result.serializedBody !== JSON.stringify(result.body)) {
       return refuse(reply, route, context, result.status, [{ path: "/body", message: "serializedBody is not the JSON text of body" }]);
@@ -77,7 +78,7 @@ export async function respond(reply: FastifyReply, route: RouteSpec, result: unk
     }
   }
   reply.code(result.status);
-  for (const [name, value] of [...headerEntries(result.headers), ...headerEntries(result.extraHeaders)]) reply.header(name, value);
+  for (const [name, value] of ownHeaders) reply.header(name, value);
   if (serialized) {
     reply.header("content-type", serialized.contentType);
     await reply.send(serialized.payload);

@@ -1,0 +1,57 @@
+/**
+ * The servers of the feed benchmark (bench/feeds.ts), in a process of their own so that the load
+ * generator's CPU is not the servers': the reference server as `serve` runs it (PGlite in memory,
+ * no response validation) with 300 events on the measured repository and one token for each of
+ * 100 pollers, and the floor — a bare `node:http` server sending the very bytes and headers the
+ * reference sent for that page, from memory. Prints one JSON line with both URLs, the tokens and
+ * the page's ETag; stops on SIGTERM.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startServer } from "../reference/server.ts";
+import { createUser } from "../reference/store/accounts.ts";
+import { createAuthorization } from "../reference/store/authorizations.ts";
+import { insertEvents } from "../test/reference/feeds-fixtures.ts";
+
+export const FEED_PATH = "/repos/octocat/hello-world/events";
+const USERS = 100;
+
+const ref = await startServer({ port: 0, authPort: 0, seed: "demo", validateResponses: false });
+await insertEvents(ref.db, { actor: "octocat", repo: "octocat/hello-world", count: 300 }, ref.urls.api);
+const tokens: string[] = [];
+for (let n = 0; n < USERS; n++) {
+  const user = await createUser(ref.db, { login: `bench-poller-${n}` });
+  tokens.push((await createAuthorization(ref.db, { userId: user.id, appId: null, scopes: [], via: "api" })).token);
+}
+const sample = await fetch(`${ref.urls.api}${FEED_PATH}`, { headers: { authorization: `token ${tokens[0]}` } });
+const body = await sample.text();
+const etag = sample.headers.get("etag")!;
+const headers: Record<string, string> = {};
+sample.headers.forEach((value, name) => (headers[name] = value));
+for (const hopByHop of ["content-length", "transfer-encoding", "connection", "keep-alive"]) delete headers[hopByHop];
+
+// The 304 the reference sends (rate-limit and scope headers included), so the floor's is as heavy.
+const conditional = await fetch(`${ref.urls.api}${FEED_PATH}`, { headers: { authorization: `token ${tokens[1]}`, "if-none-match": etag } });
+await conditional.arrayBuffer();
+const notModifiedHeaders: Record<string, string> = {};
+conditional.headers.forEach((value, name) => (notModifiedHeaders[name] = value));
+for (const hopByHop of ["content-length", "transfer-encoding", "connection", "keep-alive"]) delete notModifiedHeaders[hopByHop];
+
+const floor = createServer((req, res) => {
+  if (req.headers["if-none-match"] === etag) {
+    res.writeHead(304, notModifiedHeaders);
+    res.end();
+    return;
+  }
+  res.writeHead(200, headers);
+  res.end(body);
+});
+await new Promise<void>((resolve) => floor.listen(0, "127.0.0.1", resolve));
+
+process.stdout.write(
+  JSON.stringify({ reference: `${ref.urls.api}${FEED_PATH}`, floor: `http://127.0.0.1:${(floor.address() as AddressInfo).port}${FEED_PATH}`, tokens, etag, bytes: Buffer.byteLength(body) }) + "\n",
+);
+process.once("SIGTERM", () => {
+  floor.close();
+  void ref.close().then(() => process.exit(0));
+});
