@@ -31,8 +31,8 @@ const needNumber = (p: Record<string, string>) => intParam(p, "number");
 
 export const ACTIONS: Record<string, ActionSpec> = {
   push: { summary: "push commits: [ref=main] [commits=N] [message=…] (#N references, 'fixes #N' closes)", run: (a, r, u, p) => push(a, r, u, p) },
-  create: { summary: "create a branch or tag: [ref_type=branch|tag] [ref=NAME]", run: (a, r, u, p) => createRef(a, r, u, p) },
-  delete: { summary: "delete a branch or tag: [ref_type=branch|tag] [ref=NAME]", run: (a, r, u, p) => deleteRef(a, r, u, p) },
+  create: { summary: "create a branch or tag: [ref_type=branch|tag] [ref=NAME] [pusher_type=user|deploy_key]", run: (a, r, u, p) => createRef(a, r, u, p) },
+  delete: { summary: "delete a branch or tag: [ref_type=branch|tag] [ref=NAME] [pusher_type=user|deploy_key]", run: (a, r, u, p) => deleteRef(a, r, u, p) },
   watch: { summary: "star the repository", run: (a, r, u) => watch(a, r, u) },
   fork: { summary: "fork into the actor's account: [name=NAME]", run: (a, r, u, p) => fork(a, r, u, p) },
   issues: {
@@ -44,7 +44,7 @@ export const ACTIONS: Record<string, ActionSpec> = {
   },
   issue_comment: { summary: "comment: number=N [body=…]", run: (a, r, u, p) => commentOnIssue(a, r, u, needNumber(p), p.body ?? "Looks good to me.") },
   pull_request: {
-    summary: `pull request: action=${PULL_ACTIONS.join("|")} (default opened) [number=N] [title=…] [head=BRANCH] [base=BRANCH]`,
+    summary: `pull request: action=${PULL_ACTIONS.join("|")} (default opened) [number=N] [title=…] [head=BRANCH] [base=BRANCH] [assignee=LOGIN] [label=NAME]`,
     run: async (a, r, u, p) => {
       const action = oneOf(p, "action", PULL_ACTIONS, "opened");
       await changePull(a, r, u, action, p, action === "opened" ? undefined : needNumber(p));

@@ -110,6 +110,31 @@ describe("domain actions", () => {
     await run("head_ref_restored", { number: n });
   });
 
+  it("pull_request: synchronize moves the head, and the issue-side actions record PullRequestEvents", async () => {
+    const opened = await run("pull_request", { title: "Keep pushing" });
+    const n = String((opened.events[0]!.payload as { number: number }).number);
+    const headOf = (r: Awaited<ReturnType<typeof run>>) => (r.events[0]!.payload as { pull_request: { head: { sha: string } } }).pull_request.head.sha;
+    const synced = await run("pull_request", { action: "synchronize", number: n });
+    expect(synced.events[0]).toMatchObject({ type: "PullRequestEvent", payload: { action: "synchronize", number: Number(n) } });
+    expect(headOf(synced)).toMatch(/^[0-9a-f]{40}$/);
+    expect(headOf(synced)).not.toBe(headOf(opened));
+    for (const [action, extra] of [["labeled", { label: "bug" }], ["unlabeled", { label: "bug" }], ["assigned", {}], ["unassigned", {}]] as const) {
+      const r = await run("pull_request", { action, number: n, ...extra });
+      expect(r.events[0], action).toMatchObject({ type: "PullRequestEvent", payload: { action } });
+      expect(validateActivityEvent(r.events[0]).valid, action).toBe(true);
+    }
+    await run("pull_request", { action: "closed", number: n });
+    await expect(run("pull_request", { action: "synchronize", number: n })).rejects.toThrow(/closed/);
+  });
+
+  it("create and delete take pusher_type=deploy_key", async () => {
+    const created = await run("create", { ref: "deployed", pusher_type: "deploy_key" });
+    expect(created.events[0]!.payload).toMatchObject({ ref: "deployed", pusher_type: "deploy_key" });
+    const deleted = await run("delete", { ref: "deployed", pusher_type: "deploy_key" });
+    expect(deleted.events[0]!.payload).toMatchObject({ ref: "deployed", pusher_type: "deploy_key" });
+    await expect(run("create", { ref: "x", pusher_type: "robot" })).rejects.toThrow(/pusher_type/);
+  });
+
   it("the other event types: review and commit comments, status, deployments, page build, release, gollum", async () => {
     const pr = await run("pull_request", { title: "Review me" });
     const n = String((pr.events[0]!.payload as { number: number }).number);

@@ -62,19 +62,24 @@ async function references(a: Act, repo: RepoRow, actor: Account, sha: string, me
   }
 }
 
+/** Who pushed a ref: a user, or a deploy key (the seed's `pusher_type` values). */
+const PUSHER_TYPES = ["user", "deploy_key"] as const;
+
 export async function createRef(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
   const refType = oneOf(params, "ref_type", ["branch", "tag"] as const, "branch");
+  const pusherType = oneOf(params, "pusher_type", PUSHER_TYPES, "user");
   const [{ n }] = (await a.tx.query<{ n: number }>("select count(*)::int as n from git_refs where repo_id = $1", [repo.id])) as [{ n: number }];
   const name = params.ref ?? (refType === "tag" ? `v1.${n}.0` : `topic-${n + 1}`);
   const full = `refs/${refType === "tag" ? "tags" : "heads"}/${name}`;
   if (await head(a, repo.id, full)) throw new DomainError("invalid", `${refType} "${name}" already exists`);
   const base = (await head(a, repo.id, `refs/heads/${repo.default_branch}`)) ?? fakeSha(repo.id, "initial");
   await setHead(a, repo.id, full, base);
-  await recordActivity(a, { type: "CreateEvent", actor, repo, payload: { ref: name, ref_type: refType, master_branch: repo.default_branch, description: repo.description, pusher_type: "user" } });
+  await recordActivity(a, { type: "CreateEvent", actor, repo, payload: { ref: name, ref_type: refType, master_branch: repo.default_branch, description: repo.description, pusher_type: pusherType } });
 }
 
 export async function deleteRef(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
   const refType = oneOf(params, "ref_type", ["branch", "tag"] as const, "branch");
+  const pusherType = oneOf(params, "pusher_type", PUSHER_TYPES, "user");
   const prefix = `refs/${refType === "tag" ? "tags" : "heads"}/`;
   let name = params.ref;
   if (name === undefined) {
@@ -86,5 +91,5 @@ export async function deleteRef(a: Act, repo: RepoRow, actor: Account, params: R
   if (refType === "branch" && name === repo.default_branch) throw new DomainError("invalid", "cannot delete the default branch");
   const gone = await a.tx.query("delete from git_refs where repo_id = $1 and ref = $2 returning ref", [repo.id, prefix + name]);
   if (gone.length === 0) throw new DomainError("invalid", `no ${refType} "${name}"`);
-  await recordActivity(a, { type: "DeleteEvent", actor, repo, payload: { ref: name, ref_type: refType, pusher_type: "user" } });
+  await recordActivity(a, { type: "DeleteEvent", actor, repo, payload: { ref: name, ref_type: refType, pusher_type: pusherType } });
 }

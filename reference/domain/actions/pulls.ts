@@ -1,7 +1,9 @@
 /**
  * Pull requests: an issue row with pull_request = true plus its branch state (pull_requests).
- * Opening, closing, reopening and merging; merging records the `merged` issue event (commit_id
- * = the head SHA) and `closed`, and a PullRequestEvent "closed" with merged true.
+ * Opening, closing, reopening, merging and synchronizing (a new push to the head branch);
+ * merging records the `merged` issue event (commit_id = the head SHA) and `closed`, and a
+ * PullRequestEvent "closed" with merged true. Assigning and labeling go through the issue side
+ * (actions/issues.ts), which records them as a PullRequestEvent for a pull request.
  */
 import type { Account } from "../../store/accounts.ts";
 import type { IssueRow } from "../../serialize/issue.ts";
@@ -11,7 +13,7 @@ import { iso } from "../../serialize/time.ts";
 import { DomainError, type Json } from "../context.ts";
 import { accountById, issueByNumber, issueJsonOf, repoById, repoCounts } from "../load.ts";
 import { fakeSha, recordActivity, recordIssueEvent, type Act } from "../record.ts";
-import { openIssue, recordMentions } from "./issues.ts";
+import { changeIssue, openIssue, recordMentions, type IssueAction } from "./issues.ts";
 
 interface PullRow {
   issue_id: number;
@@ -89,7 +91,10 @@ export async function pullRequestPayload(a: Act, repo: RepoRow, issue: IssueRow,
   return { action, number: issue.number, pull_request };
 }
 
-export const PULL_ACTIONS = ["opened", "closed", "reopened", "merged"] as const;
+export const PULL_ACTIONS = ["opened", "closed", "reopened", "merged", "synchronize", "assigned", "unassigned", "labeled", "unlabeled"] as const;
+
+/** Actions a pull request shares with issues: the issue side records them (as a PullRequestEvent). */
+const ISSUE_SIDE = new Set<string>(["assigned", "unassigned", "labeled", "unlabeled"]);
 
 export async function changePull(a: Act, repo: RepoRow, actor: Account, action: (typeof PULL_ACTIONS)[number], params: Record<string, string>, number?: number): Promise<void> {
   if (action === "opened") {
@@ -106,6 +111,22 @@ export async function changePull(a: Act, repo: RepoRow, actor: Account, action: 
   const issue = await issueByNumber(a.tx, repo.id, number!);
   const pr = await pullOf(a, issue);
   const now = a.at.toISOString();
+  if (ISSUE_SIDE.has(action)) {
+    await changeIssue(a, repo, actor, action as IssueAction, params, issue.number);
+    return;
+  }
+  if (action === "synchronize") {
+    // A new push to the head branch: a new head SHA, on the pull request and on the branch.
+    if (issue.state === "closed") throw new DomainError("invalid", `#${issue.number} is closed`);
+    const head = fakeSha("synchronize", pr.head_sha, now);
+    await a.tx.query("update pull_requests set head_sha = $2 where issue_id = $1", [issue.id, head]);
+    await a.tx.query("update issues set updated_at = $2 where id = $1", [issue.id, now]);
+    if (pr.head_repo_id !== null) {
+      await a.tx.query("insert into git_refs (repo_id, ref, sha) values ($1, $2, $3) on conflict (repo_id, ref) do update set sha = excluded.sha", [pr.head_repo_id, `refs/heads/${pr.head_ref}`, head]);
+    }
+    await recordActivity(a, { type: "PullRequestEvent", actor, repo, payload: await pullRequestPayload(a, repo, { ...issue, updated_at: now } as IssueRow, "synchronize") });
+    return;
+  }
   if (action === "reopened") {
     if (issue.state === "open" || pr.merged_at) throw new DomainError("invalid", `#${issue.number} cannot be reopened`);
     await a.tx.query("update issues set state = 'open', closed_at = null, updated_at = $2 where id = $1", [issue.id, now]);
