@@ -55,7 +55,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -66,7 +66,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -77,7 +77,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -90,7 +90,7 @@ export type CheckApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `createAccessToken` handler receives: POST /login/oauth/access_token — Exchange a code for an access token. */
 export type CreateAccessTokenRequest = RequestBase & {
@@ -115,7 +115,7 @@ export type CreateAccessTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAccessToken"]["responses"][200]["content"]["application/json"];
   mediaType: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 200;
   headers?: {};
@@ -151,7 +151,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -162,7 +162,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -174,7 +174,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -187,7 +187,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -200,7 +200,7 @@ export type CreateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `createOrgHook` handler receives: POST /orgs/{org}/hooks — Create an organization hook. */
 export type CreateOrgHookRequest = RequestBase & {
@@ -226,7 +226,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -237,7 +237,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -248,7 +248,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -261,7 +261,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -274,7 +274,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -287,7 +287,7 @@ export type CreateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `createRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks — Create a repository hook. */
 export type CreateRepoHookRequest = RequestBase & {
@@ -312,7 +312,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 201;
   headers: {
@@ -326,7 +326,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -337,7 +337,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -348,7 +348,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -361,7 +361,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -374,7 +374,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -387,7 +387,7 @@ export type CreateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `deleteAuthorization` handler receives: DELETE /authorizations/{authorization_id} — Delete an authorization. */
 export type DeleteAuthorizationRequest = RequestBase & {
@@ -423,7 +423,7 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -436,7 +436,7 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -449,7 +449,7 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `deleteOrgHook` handler receives: DELETE /orgs/{org}/hooks/{hook_id} — Delete an organization hook. */
 export type DeleteOrgHookRequest = RequestBase & {
@@ -484,7 +484,7 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -497,7 +497,7 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -510,7 +510,7 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `deleteRepoHook` handler receives: DELETE /repos/{owner}/{repo}/hooks/{hook_id} — Delete a repository hook. */
 export type DeleteRepoHookRequest = RequestBase & {
@@ -545,7 +545,7 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -558,7 +558,7 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -571,7 +571,7 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getApplicationReview` handler receives: GET /settings/connections/applications/{client_id} — Review an application's authorization (browser). */
 export type GetApplicationReviewRequest = RequestBase & {
@@ -618,7 +618,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -630,7 +630,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -643,7 +643,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -656,7 +656,7 @@ export type GetAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getIssueEvent` handler receives: GET /repos/{owner}/{repo}/issues/events/{event_id} — Get an issue event. */
 export type GetIssueEventRequest = RequestBase & {
@@ -681,7 +681,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -692,7 +692,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -703,7 +703,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -716,7 +716,7 @@ export type GetIssueEventResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getOrCreateAuthorizationForApp` handler receives: PUT /authorizations/clients/{client_id} — Get or create an authorization for a specific app. */
 export type GetOrCreateAuthorizationForAppRequest = RequestBase & {
@@ -739,7 +739,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 201;
   headers: {
@@ -751,7 +751,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -762,7 +762,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -774,7 +774,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -787,7 +787,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -800,7 +800,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -813,7 +813,7 @@ export type GetOrCreateAuthorizationForAppResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getOrCreateAuthorizationForAppAndFingerprint` handler receives: PUT /authorizations/clients/{client_id}/{fingerprint} — Get or create an authorization for a specific app and fingerprint. */
 export type GetOrCreateAuthorizationForAppAndFingerprintRequest = RequestBase & {
@@ -836,7 +836,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 201;
   headers: {
@@ -848,7 +848,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][201]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -859,7 +859,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -871,7 +871,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -884,7 +884,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -897,7 +897,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -910,7 +910,7 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getOrgHook` handler receives: GET /orgs/{org}/hooks/{hook_id} — Get an organization hook. */
 export type GetOrgHookRequest = RequestBase & {
@@ -935,7 +935,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -946,7 +946,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -959,7 +959,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -972,7 +972,7 @@ export type GetOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getOrgHookDelivery` handler receives: GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id} — Get a delivery of an organization hook. */
 export type GetOrgHookDeliveryRequest = RequestBase & {
@@ -997,7 +997,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1008,7 +1008,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1021,7 +1021,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1034,7 +1034,7 @@ export type GetOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getRepoHook` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id} — Get a repository hook. */
 export type GetRepoHookRequest = RequestBase & {
@@ -1059,7 +1059,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1070,7 +1070,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1083,7 +1083,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1096,7 +1096,7 @@ export type GetRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `getRepoHookDelivery` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id} — Get a delivery of a repository hook. */
 export type GetRepoHookDeliveryRequest = RequestBase & {
@@ -1121,7 +1121,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1132,7 +1132,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1145,7 +1145,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1158,7 +1158,7 @@ export type GetRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listAuthorizations` handler receives: GET /authorizations — List your authorizations. */
 export type ListAuthorizationsRequest = RequestBase & {
@@ -1182,7 +1182,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1194,7 +1194,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1207,7 +1207,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1220,7 +1220,7 @@ export type ListAuthorizationsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listIssueEventsForIssue` handler receives: GET /repos/{owner}/{repo}/issues/{issue_number}/events — List events of an issue. */
 export type ListIssueEventsForIssueRequest = RequestBase & {
@@ -1246,7 +1246,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1257,7 +1257,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1268,7 +1268,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1281,7 +1281,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1294,7 +1294,7 @@ export type ListIssueEventsForIssueResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listIssueEventsForRepo` handler receives: GET /repos/{owner}/{repo}/issues/events — List issue events of a repository. */
 export type ListIssueEventsForRepoRequest = RequestBase & {
@@ -1320,7 +1320,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1331,7 +1331,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1342,7 +1342,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1355,7 +1355,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1368,7 +1368,7 @@ export type ListIssueEventsForRepoResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listNetworkEvents` handler receives: GET /networks/{owner}/{repo}/events — List public events of a network of repositories. */
 export type ListNetworkEventsRequest = RequestBase & {
@@ -1396,7 +1396,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -1419,7 +1419,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1430,7 +1430,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1443,7 +1443,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1456,7 +1456,7 @@ export type ListNetworkEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listOrgEvents` handler receives: GET /orgs/{org}/events — List public events of an organization. */
 export type ListOrgEventsRequest = RequestBase & {
@@ -1484,7 +1484,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -1507,7 +1507,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1518,7 +1518,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1531,7 +1531,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1544,7 +1544,7 @@ export type ListOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listOrgHookDeliveries` handler receives: GET /orgs/{org}/hooks/{hook_id}/deliveries — List deliveries of an organization hook. */
 export type ListOrgHookDeliveriesRequest = RequestBase & {
@@ -1570,7 +1570,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1581,7 +1581,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1594,7 +1594,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1607,7 +1607,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1620,7 +1620,7 @@ export type ListOrgHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listOrgHooks` handler receives: GET /orgs/{org}/hooks — List organization hooks. */
 export type ListOrgHooksRequest = RequestBase & {
@@ -1646,7 +1646,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -1657,7 +1657,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1670,7 +1670,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1683,7 +1683,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1696,7 +1696,7 @@ export type ListOrgHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listPublicEvents` handler receives: GET /events — List public events. */
 export type ListPublicEventsRequest = RequestBase & {
@@ -1724,7 +1724,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -1747,7 +1747,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1758,7 +1758,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1771,7 +1771,7 @@ export type ListPublicEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listPublicReceivedEvents` handler receives: GET /users/{username}/received_events/public — List public events received by a user. */
 export type ListPublicReceivedEventsRequest = RequestBase & {
@@ -1799,7 +1799,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -1822,7 +1822,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1833,7 +1833,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1846,7 +1846,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1859,7 +1859,7 @@ export type ListPublicReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listPublicUserEvents` handler receives: GET /users/{username}/events/public — List public events performed by a user. */
 export type ListPublicUserEventsRequest = RequestBase & {
@@ -1887,7 +1887,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -1910,7 +1910,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -1921,7 +1921,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -1934,7 +1934,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -1947,7 +1947,7 @@ export type ListPublicUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listReceivedEvents` handler receives: GET /users/{username}/received_events — List events received by a user. */
 export type ListReceivedEventsRequest = RequestBase & {
@@ -1975,7 +1975,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -1998,7 +1998,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2009,7 +2009,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2022,7 +2022,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -2035,7 +2035,7 @@ export type ListReceivedEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listRepoEvents` handler receives: GET /repos/{owner}/{repo}/events — List repository events. */
 export type ListRepoEventsRequest = RequestBase & {
@@ -2063,7 +2063,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -2086,7 +2086,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2097,7 +2097,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2110,7 +2110,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -2123,7 +2123,7 @@ export type ListRepoEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listRepoHookDeliveries` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries — List deliveries of a repository hook. */
 export type ListRepoHookDeliveriesRequest = RequestBase & {
@@ -2149,7 +2149,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2160,7 +2160,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2173,7 +2173,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2186,7 +2186,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -2199,7 +2199,7 @@ export type ListRepoHookDeliveriesResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listRepoHooks` handler receives: GET /repos/{owner}/{repo}/hooks — List repository hooks. */
 export type ListRepoHooksRequest = RequestBase & {
@@ -2225,7 +2225,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2236,7 +2236,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2249,7 +2249,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2262,7 +2262,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -2275,7 +2275,7 @@ export type ListRepoHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listServiceHooks` handler receives: GET /hooks — List available service hooks. */
 export type ListServiceHooksRequest = RequestBase & {
@@ -2300,7 +2300,7 @@ export type ListServiceHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2311,7 +2311,7 @@ export type ListServiceHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2322,7 +2322,7 @@ export type ListServiceHooksResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listUserEvents` handler receives: GET /users/{username}/events — List events performed by a user. */
 export type ListUserEventsRequest = RequestBase & {
@@ -2350,7 +2350,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -2373,7 +2373,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2384,7 +2384,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2397,7 +2397,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -2410,7 +2410,7 @@ export type ListUserEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `listUserOrgEvents` handler receives: GET /users/{username}/events/orgs/{org} — List a user's organization dashboard events. */
 export type ListUserOrgEventsRequest = RequestBase & {
@@ -2438,7 +2438,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 304;
   headers: {
@@ -2461,7 +2461,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2472,7 +2472,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2485,7 +2485,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -2498,7 +2498,7 @@ export type ListUserOrgEventsResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `pingOrgHook` handler receives: POST /orgs/{org}/hooks/{hook_id}/pings — Ping an organization hook. */
 export type PingOrgHookRequest = RequestBase & {
@@ -2533,7 +2533,7 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2546,7 +2546,7 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2559,7 +2559,7 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `pingRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/pings — Ping a repository hook. */
 export type PingRepoHookRequest = RequestBase & {
@@ -2594,7 +2594,7 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2607,7 +2607,7 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2620,7 +2620,7 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `redeliverOrgHookDelivery` handler receives: POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts — Redeliver a delivery of an organization hook. */
 export type RedeliverOrgHookDeliveryRequest = RequestBase & {
@@ -2655,7 +2655,7 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2668,7 +2668,7 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2681,7 +2681,7 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `redeliverRepoHookDelivery` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts — Redeliver a delivery of a repository hook. */
 export type RedeliverRepoHookDeliveryRequest = RequestBase & {
@@ -2716,7 +2716,7 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2729,7 +2729,7 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2742,7 +2742,7 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `resetApplicationToken` handler receives: POST /applications/{client_id}/tokens/{access_token} — Reset an authorization. */
 export type ResetApplicationTokenRequest = RequestBase & {
@@ -2765,7 +2765,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2776,7 +2776,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2787,7 +2787,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2800,7 +2800,7 @@ export type ResetApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `revokeApplicationGrant` handler receives: DELETE /applications/{client_id}/grants/{access_token} — Revoke a grant for an application. */
 export type RevokeApplicationGrantRequest = RequestBase & {
@@ -2835,7 +2835,7 @@ export type RevokeApplicationGrantResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2846,7 +2846,7 @@ export type RevokeApplicationGrantResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2859,7 +2859,7 @@ export type RevokeApplicationGrantResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `revokeApplicationToken` handler receives: DELETE /applications/{client_id}/tokens/{access_token} — Revoke an authorization for an application. */
 export type RevokeApplicationTokenRequest = RequestBase & {
@@ -2894,7 +2894,7 @@ export type RevokeApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2905,7 +2905,7 @@ export type RevokeApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2918,7 +2918,7 @@ export type RevokeApplicationTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `testRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/tests — Test the push hook. */
 export type TestRepoHookRequest = RequestBase & {
@@ -2953,7 +2953,7 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -2966,7 +2966,7 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -2979,7 +2979,7 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `updateAuthorization` handler receives: PATCH /authorizations/{authorization_id} — Update an existing authorization. */
 export type UpdateAuthorizationRequest = RequestBase & {
@@ -3002,7 +3002,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -3013,7 +3013,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -3025,7 +3025,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -3038,7 +3038,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -3051,7 +3051,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -3064,7 +3064,7 @@ export type UpdateAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `updateOrgHook` handler receives: PATCH /orgs/{org}/hooks/{hook_id} — Edit an organization hook. */
 export type UpdateOrgHookRequest = RequestBase & {
@@ -3089,7 +3089,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -3100,7 +3100,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -3111,7 +3111,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -3124,7 +3124,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -3137,7 +3137,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -3150,7 +3150,7 @@ export type UpdateOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };
 /** What the `updateRepoHook` handler receives: PATCH /repos/{owner}/{repo}/hooks/{hook_id} — Edit a repository hook. */
 export type UpdateRepoHookRequest = RequestBase & {
@@ -3175,7 +3175,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][200]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 400;
   headers: {
@@ -3186,7 +3186,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -3197,7 +3197,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][401]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 403;
   headers: {
@@ -3210,7 +3210,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][403]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 404;
   headers: {
@@ -3223,7 +3223,7 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 } | {
   status: 422;
   headers: {
@@ -3236,5 +3236,5 @@ export type UpdateRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
-  serializedBody?: string;
+  serializedBody?: string | Buffer;
 };

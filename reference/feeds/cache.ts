@@ -14,8 +14,8 @@ import { PAGE_SIZE, linkHeader } from "../http/pagination.ts";
 import { etagOf } from "./etag.ts";
 
 export interface FeedPage {
-  /** The page as served (JSON text) and as a value (what the runtime serializes). */
-  bytes: string;
+  /** The page as served (UTF-8 JSON, encoded once) and as a value (what validation checks). */
+  bytes: Buffer;
   value: unknown[];
   etag: string;
   link: string | undefined;
@@ -111,7 +111,7 @@ function buildPage(bodies: string[], page: number, base: string): FeedPage {
   const slice = bodies.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const value = JSON.parse(`[${slice.join(",")}]`) as unknown[];
   // Re-serialized once here so the bytes (and the ETag) are exactly what JSON.stringify sends.
-  const bytes = JSON.stringify(value);
+  const text = JSON.stringify(value);
   const link = linkHeader(base, page, bodies.length);
-  return { bytes, value, etag: etagOf(bytes, link), link };
+  return { bytes: Buffer.from(text), value, etag: etagOf(text, link), link };
 }

@@ -66,7 +66,7 @@ export async function respond(reply: FastifyReply, route: RouteSpec, result: unk
   if (context.validate) {
     const headers = allHeaders(reply, ownHeaders, serialized?.contentType);
     // The value is what gets checked, so the bytes sent in its place must be that value.
-    if (serialized && result.serializedBody !== undefined && result.serializedBody !== JSON.stringify(result.body)) {
+    if (serialized && result.serializedBody !== undefined && result.serializedBody.toString() !== JSON.stringify(result.body)) {
       return refuse(reply, route, context, result.status, [{ path: "/body", message: "serializedBody is not the JSON text of body" }]);
     }
     // JSON is checked as the value (what JSON.stringify wrote); other formats as the exact text sent.

@@ -47,7 +47,7 @@ export function chooseMediaType(spec: ResponseSpec | undefined, requested: strin
 }
 
 /** Serialize a result body; throws a TypeError when the body cannot be written in that format. */
-export function serialize(body: unknown, mediaType: string, spec: ResponseSpec | undefined, serializedBody?: string): Serialized {
+export function serialize(body: unknown, mediaType: string, spec: ResponseSpec | undefined, serializedBody?: string | Buffer): Serialized {
   if (mediaType === "application/json" || mediaType.endsWith("+json")) {
     // A handler serving cached bytes (the feed pages) saves the stringify: for a 40 KB page it
     // costs more than everything else the request does.

@@ -19,7 +19,7 @@ describe("FeedCache", () => {
     expect(reads).toBe(1);
     expect(a.value).toHaveLength(30);
     expect(b.value).toHaveLength(15);
-    expect(a.bytes).toBe(JSON.stringify(a.value));
+    expect(a.bytes.toString()).toBe(JSON.stringify(a.value));
     expect(a.etag).toMatch(/^"[0-9a-f]{40}"$/);
     expect(a.etag).not.toBe(b.etag);
     expect(await cache.page("k", "v1", 1, "http://x/f", load)).toBe(a);

@@ -60,6 +60,7 @@ beforeAll(async () => {
   // Production mode (no validation): a cache's pre-serialized bytes go out exactly as given.
   cached = await start("api", {
     listRepoEvents: () => ({ status: 200, headers: { ETag: '"v1"', "X-Poll-Interval": 60 }, body: [cachedEvent], serializedBody: cachedText }),
+    listNetworkEvents: () => ({ status: 200, headers: { ETag: '"v1"', "X-Poll-Interval": 60 }, body: [cachedEvent], serializedBody: Buffer.from(cachedText) }),
   }, { validateResponses: false });
 });
 afterAll(async () => {
@@ -166,6 +167,13 @@ describe("the API host", () => {
 describe("pre-serialized JSON (serializedBody)", () => {
   it("sends the given bytes as they are, as JSON", async () => {
     const response = await fetch(`${cached.url}/repos/o/r/events`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await response.text()).toBe(cachedText);
+  });
+
+  it("sends a Buffer's bytes the same way", async () => {
+    const response = await fetch(`${cached.url}/networks/o/r/events`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await response.text()).toBe(cachedText);

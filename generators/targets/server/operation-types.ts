@@ -85,7 +85,7 @@ function responseMembers(op: ModelOperation, response: ModelResponse): TypeText[
         // With one media type the runtime knows it; with several (the token endpoint) the handler chooses.
         { name: "mediaType", hasQuestionToken: single, type: str(m.mediaType) },
         // JSON only: the body's bytes, already serialized (a cache's), sent instead of stringifying `body`.
-        ...(/json$/.test(m.mediaType) ? [{ name: "serializedBody", hasQuestionToken: true, type: "string" }] : []),
+        ...(/json$/.test(m.mediaType) ? [{ name: "serializedBody", hasQuestionToken: true, type: "string | Buffer" }] : []),
       ],
     }),
   );
