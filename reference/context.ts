@@ -4,6 +4,7 @@
  * expiry). Handlers are built by factories taking this context, one module per area.
  */
 import type { Database, Queryable } from "./db/database.ts";
+import type { FeedServing } from "./handlers/feeds.ts";
 
 export interface Urls {
   /** The API host, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -26,4 +27,6 @@ export interface Context {
   urls: Urls;
   now: () => Date;
   pings?: HookPings;
+  /** The feed caches, shared by the feed handlers and the polling shortcut (http/feed-shortcut.ts). */
+  feeds?: FeedServing;
 }

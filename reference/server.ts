@@ -10,6 +10,8 @@ import { openDatabase, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Context, Urls } from "./context.ts";
 import { installApiHooks } from "./http/api-hooks.ts";
+import { installFeedShortcut } from "./http/feed-shortcut.ts";
+import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
@@ -99,7 +101,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const urls: Urls = { api: "", auth: "" };
-  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()) };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing() };
   const common = {
     validateResponses: options.validateResponses ?? false,
     documentationUrl: DOCUMENTATION_URL,
@@ -112,6 +114,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     policies: loadOperationPolicies(),
     limiter: db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter(),
   });
+  installFeedShortcut(api, db, ctx.feeds!);
   registerRoutes(api, apiHandlers(ctx), { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
   await registerDocs(api, {});

@@ -16,6 +16,7 @@ import { PollInterval } from "../feeds/poll-interval.ts";
 import { feedKey, loadFeed, type FeedQuery } from "../feeds/queries.ts";
 import { findAccount, findRepo, hasAccess, isMember, privateReader, type FeedAccount, type FeedRepo } from "../feeds/access.ts";
 import { Memo } from "../feeds/memo.ts";
+import { NotModifiedIndex } from "../feeds/not-modified.ts";
 import { eventsVersion } from "../feeds/version.ts";
 import { errorBody } from "../http/errors.ts";
 import type { Viewer } from "../http/viewer.ts";
@@ -32,6 +33,12 @@ export interface FeedServing {
   cache: FeedCache;
   poll: PollInterval;
   lookups: Memo;
+  /** The decisions the polling shortcut (http/feed-shortcut.ts) may repeat. */
+  notModified: NotModifiedIndex;
+}
+
+export function feedServing(): FeedServing {
+  return { cache: new FeedCache(), poll: new PollInterval(), lookups: new Memo(), notModified: new NotModifiedIndex() };
 }
 
 function viewerOf(raw: RawRequest): Viewer {
@@ -42,7 +49,7 @@ function isSelf(viewer: Viewer, userId: number): boolean {
   return viewer.user?.id === userId;
 }
 
-export function feedHandlers(ctx: Context, serving: FeedServing = { cache: new FeedCache(), poll: new PollInterval(), lookups: new Memo() }): Partial<HostHandlers<"api", Supplied>> {
+export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? feedServing()): Partial<HostHandlers<"api", Supplied>> {
   const { db } = ctx;
   // One version read per request, shared by the lookups and the page cache.
   const versions = new WeakMap<RawRequest, Promise<string>>();
@@ -67,6 +74,8 @@ export function feedHandlers(ctx: Context, serving: FeedServing = { cache: new F
     const current = await version(raw);
     const cached = await serving.cache.page(feedKey(resolved.query), current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now()));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
+    const key = NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
+    if (key !== undefined) serving.notModified.remember(key, current, cached.etag);
     if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
     return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
   }

@@ -1,0 +1,40 @@
+/**
+ * What the feed handlers last decided for a (viewer, URL): the ETag they served under an events
+ * version. With it, a poller repeating a conditional GET is answered 304 by a hook right after
+ * the caller is resolved (http/feed-shortcut.ts), without request validation, handler or
+ * response writing — which is most of a 304's cost.
+ *
+ * It remembers only decisions the full path made, for the same viewer (the token's authorization,
+ * or anonymous) and the exact URL, so visibility cannot leak between viewers; the version keys
+ * out every decision a new event could change, and the TTL bounds the rest exactly as the
+ * lookups' memo (memo.ts) does. URLs carrying `access_token` are never remembered, so no token
+ * text is kept.
+ */
+export class NotModifiedIndex {
+  private readonly entries = new Map<string, { version: string; etag: string; expires: number }>();
+
+  constructor(
+    private readonly ttlMs = 30_000,
+    private readonly maxEntries = 50_000,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The key for a viewer and URL, or undefined when the URL must not be remembered. */
+  static key(authorizationId: number | undefined, url: string): string | undefined {
+    if (url.includes("access_token")) return undefined;
+    return `${authorizationId ?? "-"} ${url}`;
+  }
+
+  remember(key: string, version: string, etag: string): void {
+    this.entries.delete(key);
+    this.entries.set(key, { version, etag, expires: this.clock() + this.ttlMs });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /** The ETag last served for `key` under `version`, if still fresh. */
+  etag(key: string, version: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.version !== version || entry.expires <= this.clock()) return undefined;
+    return entry.etag;
+  }
+}
