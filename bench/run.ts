@@ -3,6 +3,7 @@
  * same run (absolute numbers vary between machines; ratios are what the targets are about).
  * `npm run bench -- validators startup` runs a subset.
  */
+import { benchDeliveries } from "./deliveries.ts";
 import { benchFeeds } from "./feeds.ts";
 import { benchGenerate } from "./generate.ts";
 import { benchStartup } from "./startup.ts";
@@ -13,6 +14,7 @@ const SECTIONS: Record<string, () => unknown> = {
   startup: benchStartup,
   generate: benchGenerate,
   feeds: benchFeeds,
+  deliveries: benchDeliveries,
 };
 
 const wanted = process.argv.slice(2);

@@ -22,6 +22,10 @@ import { oauthHandlers, oauthInvalidRequest, registerOAuthPages } from "./oauth/
 import { seedDatabase, type SeedChoice } from "./seed/load.ts";
 import { seedHistory } from "./seed/history.ts";
 import { registerAdmin } from "./http/admin.ts";
+import { startDeliveries } from "./deliveries/engine.ts";
+import type { DeliveryOptions } from "./deliveries/options.ts";
+import { faultSet, type Fault } from "./faults.ts";
+import { pastPageRequests } from "./http/past-page-fault.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -41,6 +45,10 @@ export interface ServerOptions {
   history?: boolean | { count: number };
   /** Enables the admin endpoint `POST /_admin/simulate/:event`, guarded by this token. */
   adminToken?: string;
+  /** The webhook delivery engine (reference/deliveries): retry schedule, time-outs; `enabled: false` turns it off. */
+  deliveries?: DeliveryOptions;
+  /** Deliberate defects, for proving the conformance suite catches them (faults.ts). Never for real use. */
+  faults?: readonly Fault[];
 }
 
 export interface RunningServer {
@@ -91,6 +99,7 @@ async function closeGracefully(app: FastifyInstance): Promise<void> {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const faults = faultSet(options.faults);
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
     await migrate(db);
@@ -101,7 +110,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const urls: Urls = { api: "", auth: "" };
-  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing() };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing(), ...(faults ? { faults } : {}) };
+  const deliveries =
+    options.deliveries?.enabled === false
+      ? undefined
+      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl, ...(faults ? { faults } : {}) }).catch(async (error: unknown) => {
+          await db.close();
+          throw error;
+        });
+  if (deliveries) ctx.pings = deliveries.queue;
   const common = {
     validateResponses: options.validateResponses ?? false,
     documentationUrl: DOCUMENTATION_URL,
@@ -115,10 +132,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     limiter: db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter(),
   });
   installFeedShortcut(api, db, ctx.feeds!);
-  registerRoutes(api, apiHandlers(ctx), { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
+  const handlers = apiHandlers(ctx);
+  const pastPage = faults?.has("pagination-past-300") ? { invalidRequest: pastPageRequests(handlers) } : {};
+  registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common, ...pastPage });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
   await registerDocs(api, {});
-  if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken });
+  if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
   const auth = Fastify(FASTIFY_OPTIONS);
   await registerOAuthPages(auth, ctx);
@@ -131,6 +150,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   } catch (error) {
     await api.close();
     await auth.close();
+    await deliveries?.stop();
     await db.close();
     throw error;
   }
@@ -151,6 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     close() {
       closing ??= (async () => {
         await Promise.allSettled([closeGracefully(api), closeGracefully(auth)]);
+        await deliveries?.stop();
         await db.close();
       })();
       return closing;

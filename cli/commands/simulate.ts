@@ -112,12 +112,19 @@ export const simulateCommand: CommandFactory = (setExit) =>
         });
         // Without a running server the URLs in bodies are those `serve` uses by default.
         const urls = { api: process.env.SERVICE_CONTRACT_API_URL ?? "http://127.0.0.1:3000", auth: process.env.SERVICE_CONTRACT_AUTH_URL ?? "http://127.0.0.1:3001" };
-        for (let i = 0; i < count; i++) {
-          const result = await runAction({ db, urls, now: () => new Date() }, event, { repo: opts.repo, actor: opts.actor, params }).catch((error: unknown) => {
-            throw error instanceof DomainError ? new UsageError(error.message) : error;
-          });
-          print(result.events);
-          print(result.issueEvents);
+        // Webhook deliveries are enqueued with each action, as the server does; the server sends them.
+        const { startDeliveries } = await import("../../reference/deliveries/engine.ts");
+        const deliveries = await startDeliveries(db, urls, { worker: false });
+        try {
+          for (let i = 0; i < count; i++) {
+            const result = await runAction({ db, urls, now: () => new Date(), listeners: [deliveries.queue.listener] }, event, { repo: opts.repo, actor: opts.actor, params }).catch((error: unknown) => {
+              throw error instanceof DomainError ? new UsageError(error.message) : error;
+            });
+            print(result.events);
+            print(result.issueEvents);
+          }
+        } finally {
+          await deliveries.stop();
         }
       } finally {
         await db.close();

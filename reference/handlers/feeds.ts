@@ -13,7 +13,8 @@ import type { Context } from "../context.ts";
 import { FeedCache } from "../feeds/cache.ts";
 import { ifNoneMatchHits } from "../feeds/etag.ts";
 import { PollInterval } from "../feeds/poll-interval.ts";
-import { feedKey, loadFeed, type FeedQuery } from "../feeds/queries.ts";
+import { FEED_MAX_EVENTS, feedKey, loadFeed, type FeedQuery } from "../feeds/queries.ts";
+import { PAST_300_EVENTS } from "../faults.ts";
 import { findAccount, findRepo, hasAccess, isMember, privateReader, type FeedAccount, type FeedRepo } from "../feeds/access.ts";
 import { Memo } from "../feeds/memo.ts";
 import { NotModifiedIndex } from "../feeds/not-modified.ts";
@@ -72,11 +73,12 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const interval = serving.poll.hit();
     const n = page ?? 1;
     const current = await version(raw);
-    const cached = await serving.cache.page(feedKey(resolved.query), current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now()));
+    const limit = ctx.faults?.has("pagination-past-300") ? PAST_300_EVENTS : FEED_MAX_EVENTS;
+    const cached = await serving.cache.page(feedKey(resolved.query), current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now(), limit));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
-    const key = NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
+    const key = ctx.faults?.has("etag-ignored") ? undefined : NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
     if (key !== undefined) serving.notModified.remember(key, current, cached.etag);
-    if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
+    if (ifNoneMatchHits(ifNoneMatch, cached.etag) && !ctx.faults?.has("etag-ignored")) return { status: 304, headers } as never;
     return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
   }
 
@@ -99,8 +101,10 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
       const reader = privateReader(viewerOf(raw));
       // A public repository may hold private events from before it was made public.
       const sees = reader !== undefined && (await canAccess(raw, reader, repo.id));
-      if (repo.private && !sees) return notFound;
-      return serve({ query: { kind: "repo", repoId: repo.id, reader: sees ? reader : undefined }, path: `/repos/${repo.owner_login}/${repo.name}/events` }, raw, query.page, headers["If-None-Match"]);
+      // private-leak: anyone reads the feed as its owner would.
+      const leak = ctx.faults?.has("private-leak") === true;
+      if (repo.private && !sees && !leak) return notFound;
+      return serve({ query: { kind: "repo", repoId: repo.id, reader: sees ? reader : leak ? repo.owner_id : undefined }, path: `/repos/${repo.owner_login}/${repo.name}/events` }, raw, query.page, headers["If-None-Match"]);
     },
 
     listNetworkEvents: async ({ params, query, headers, raw }) => {

@@ -33,6 +33,23 @@ function isStringRecord(v: unknown): v is Record<string, string> {
   return typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
 }
 
+/**
+ * The request body as an object, or undefined when it is not a JSON object. On the API host the
+ * generated routes collect every body as raw bytes (runtime/server/body.ts), so it arrives here
+ * as a Buffer; on a bare Fastify it arrives parsed.
+ */
+function adminBody(raw: unknown): SimulateRequest | undefined {
+  let body: unknown = raw ?? {};
+  if (Buffer.isBuffer(body)) {
+    try {
+      body = body.length > 0 ? (JSON.parse(body.toString("utf8")) as unknown) : {};
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as SimulateRequest) : undefined;
+}
+
 export function registerAdmin(app: FastifyInstance, ctx: Context, options: AdminOptions): void {
   if (options.token.length < 16) throw new Error("the admin token must be at least 16 characters");
   const domain: DomainContext = { db: ctx.db, urls: ctx.urls, now: ctx.now, listeners: options.listeners };
@@ -41,8 +58,8 @@ export function registerAdmin(app: FastifyInstance, ctx: Context, options: Admin
     if (typeof given !== "string" || !constantTimeEqual(given, options.token)) {
       return reply.code(401).send(errorBody("Bad admin token"));
     }
-    const body = request.body ?? {};
-    if (typeof body !== "object" || Array.isArray(body)) return reply.code(422).send(errorBody("Body must be a JSON object"));
+    const body = adminBody(request.body);
+    if (!body) return reply.code(422).send(errorBody("Body must be a JSON object"));
     const repo = body.repo ?? "octocat/hello-world";
     const actor = body.actor ?? "octocat";
     const count = body.count ?? 1;
@@ -54,6 +71,8 @@ export function registerAdmin(app: FastifyInstance, ctx: Context, options: Admin
     const issueEvents: unknown[] = [];
     try {
       for (let i = 0; i < count; i++) {
+        // PGlite never yields between statements: let requests and deliveries run between actions.
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
         const result = await runAction(domain, request.params.event, { repo, actor, params });
         events.push(...result.events);
         issueEvents.push(...result.issueEvents);

@@ -6,6 +6,8 @@
  * before the path is compared, and `http://a:80/` equals `http://a/`. A fragment, or a value that
  * is not an absolute URL, does not match.
  */
+import type { Fault } from "../faults.ts";
+
 export type RedirectCheck = { ok: true; uri: string } | { ok: false };
 
 function parse(value: string): URL | undefined {
@@ -16,14 +18,15 @@ function parse(value: string): URL | undefined {
   }
 }
 
-function pathWithin(path: string, base: string): boolean {
+function pathWithin(path: string, base: string, faults?: ReadonlySet<Fault>): boolean {
   if (path === base) return true;
+  if (faults?.has("redirect-prefix")) return path.startsWith(base);
   const prefix = base.endsWith("/") ? base : `${base}/`;
   return path.startsWith(prefix);
 }
 
 /** The redirect target to use, or a mismatch. An empty `given` counts as not given. */
-export function resolveRedirectUri(callbackUrl: string, given: string | undefined): RedirectCheck {
+export function resolveRedirectUri(callbackUrl: string, given: string | undefined, faults?: ReadonlySet<Fault>): RedirectCheck {
   if (given === undefined || given === "") return { ok: true, uri: callbackUrl };
   const target = parse(given);
   const callback = parse(callbackUrl);
@@ -31,7 +34,7 @@ export function resolveRedirectUri(callbackUrl: string, given: string | undefine
   if (target.hash !== "" || given.includes("#")) return { ok: false };
   if (target.username !== "" || target.password !== "") return { ok: false };
   const same = target.protocol === callback.protocol && target.hostname === callback.hostname && target.port === callback.port;
-  return same && pathWithin(target.pathname, callback.pathname) ? { ok: true, uri: target.href } : { ok: false };
+  return same && pathWithin(target.pathname, callback.pathname, faults) ? { ok: true, uri: target.href } : { ok: false };
 }
 
 /** `uri` with `params` added to its query (existing parameters of the same name are replaced). */

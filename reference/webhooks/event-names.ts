@@ -45,9 +45,5 @@ export function webhookEventOf(activityType: string): WebhookEvent | undefined {
 /** Every subscribable webhook event, sorted. */
 export const WEBHOOK_EVENTS: readonly string[] = Object.freeze((Object.keys(ACTIVITY_TYPE_OF) as WebhookEvent[]).sort());
 
-/**
- * Events that only organization hooks receive (seed: "Organization hooks only"): team
- * membership has no repository at all, and a repository's creation happens before any hook of
- * that repository could exist.
- */
-export const ORG_ONLY_EVENTS: readonly string[] = Object.freeze(["membership", "repository"] satisfies WebhookEvent[]);
+/** Organization hooks only (seed): one list, kept with the other hook event rules. */
+export { ORGANIZATION_ONLY_EVENTS as ORG_ONLY_EVENTS } from "../hooks/events.ts";

@@ -81,6 +81,14 @@ function typedInput(route: RouteSpec, value: { query: Record<string, unknown>; h
   return { query, headers };
 }
 
+/** Where a parameter holds a NUL character: a path parameter, or the named query parameter. */
+function nulParameter(request: FastifyRequest): { in: "path" } | { in: "query"; name: string } | undefined {
+  const has = (v: unknown): boolean => (typeof v === "string" ? v.includes("\0") : Array.isArray(v) && v.some(has));
+  if (Object.values((request.params ?? {}) as Record<string, unknown>).some(has)) return { in: "path" };
+  const name = Object.entries((request.query ?? {}) as Record<string, unknown>).find(([, v]) => has(v))?.[0];
+  return name === undefined ? undefined : { in: "query", name };
+}
+
 export function registerRouteTable(app: FastifyInstance, table: RouteTable, handlers: Readonly<Record<string, AnyHandler | undefined>>, options: RuntimeOptions): void {
   checkHandlers(table, handlers, options.host);
   const documentationUrl = options.documentationUrl ?? DEFAULT_DOCUMENTATION_URL;
@@ -116,6 +124,10 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
       if (!decoded.ok) return fail(decoded.status, errorBody(decoded.message, documentationUrl));
       ({ value: body, mediaType } = decoded);
     }
+    // No name or id contains NUL, and databases refuse it in text: in a path it names nothing, in a query it is invalid.
+    const nul = nulParameter(request);
+    if (nul?.in === "path") return fail(404, errorBody("Not Found", documentationUrl));
+    if (nul) return fail(422, validationFailed(route, [{ path: `/query/${nul.name}`, message: "must not contain NUL" }], documentationUrl));
     const verdict = table.validateRequest(route.operationId as never, {
       path: request.params as Record<string, unknown>,
       query: (request.query ?? {}) as Record<string, unknown>,

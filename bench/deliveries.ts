@@ -1,0 +1,290 @@
+/**
+ * Webhook deliveries (issue 6, "Speed"), to a loopback receiver in a child process
+ * (deliveries-receiver.ts):
+ *
+ * 1. Throughput: N signed JSON push deliveries, from enqueue (transactions of 100) to the last
+ *    receipt, against the floor — a plain undici POST loop of the same bodies and headers with
+ *    the same concurrency. Target: ≥ 50% of the floor.
+ * 2. Latency: push actions at a steady 100 events/s for ~10 s (after 2 s of warm-up), round-robin
+ *    over the demo's five repositories, each delivered to its repository's hook; p50 and p99 from
+ *    the start of the action to the receipt, beside the p99 of the same actions with no hook (to
+ *    the commit). Target: p99 < 100 ms.
+ *
+ * The engine runs as the server runs it — pg-boss on PGlite in memory; with
+ * `BENCH_DELIVERIES_DISK=1` also on disk (`serve`'s default), and with `BENCH_DATABASE_URL` (or
+ * TEST_DATABASE_URL, an admin URL: a scratch database is made) also on PostgreSQL; concurrency
+ * 16 — but in this process, without the HTTP hosts, so actions and enqueues are plain calls.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { request } from "undici";
+import { openDatabase, type Database } from "../reference/db/database.ts";
+import { migrate } from "../reference/db/migrate.ts";
+import { seedDatabase } from "../reference/seed/load.ts";
+import { startDeliveries, type DeliveryEngine } from "../reference/deliveries/engine.ts";
+import { buildRequest } from "../reference/deliveries/request.ts";
+import { ensureSecretKey, sealSecret } from "../reference/hooks/secret-box.ts";
+import { insertHook } from "../reference/store/hooks.ts";
+import { runAction } from "../reference/domain/index.ts";
+import { median, printSection } from "./lib/report.ts";
+
+const CONCURRENCY = 16;
+const COUNT = Number(process.env.BENCH_DELIVERIES_COUNT ?? 3000);
+const RATE = 100;
+const SECONDS = Number(process.env.BENCH_DELIVERIES_SECONDS ?? 10);
+const WARM_UP_SECONDS = 2;
+const now = () => performance.timeOrigin + performance.now();
+const URLS = { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" };
+
+interface Receiver {
+  url: string;
+  /** Resolves with the time the n-th request (from now) arrived. */
+  expect(n: number): Promise<() => Promise<number>>;
+  marks(): Promise<Map<number, number>>;
+  stop(): void;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const child: ChildProcess = fork(join(import.meta.dirname, "deliveries-receiver.ts"), { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const next = (type: string) => new Promise<Record<string, unknown>>((resolve) => {
+    const on = (m: Record<string, unknown>) => {
+      if (m.type !== type) return;
+      child.off("message", on);
+      resolve(m);
+    };
+    child.on("message", on);
+  });
+  const { url } = (await next("ready")) as { url: string };
+  return {
+    url,
+    async expect(n) {
+      const done = next("done");
+      child.send({ type: "expect", n });
+      await next("expecting");
+      return async () => (await done).at as number;
+    },
+    async marks() {
+      const reply = next("marks");
+      child.send({ type: "marks" });
+      return new Map((await reply).marks as [number, number][]);
+    },
+    stop: () => child.kill(),
+  };
+}
+
+/** The demo's repositories, each with a signed JSON push hook to the receiver; returns the repositories and the first hook's id. */
+async function hooksTo(db: Database, url: string): Promise<{ repos: string[]; hookId: number }> {
+  await ensureSecretKey(db);
+  const repos = await db.query<{ id: number; full: string }>("select r.id::int as id, o.login || '/' || r.name as full from repositories r join accounts o on o.id = r.owner_id order by r.id");
+  const ids: number[] = [];
+  for (const repo of repos) {
+    const row = await insertHook(db, {
+      repoId: repo.id, orgId: null, name: "web", events: ["push"], active: true,
+      config: { url, content_type: "json", insecure_ssl: "0" }, secretSealed: sealSecret("bench secret"), appId: null, creatorId: null, now: new Date(),
+    });
+    ids.push(row.id);
+  }
+  return { repos: repos.map((r) => r.full), hookId: ids[0]! };
+}
+
+/** Deliveries/s from the first enqueue to the last receipt. */
+async function engineRun(db: Database, engine: DeliveryEngine, receiver: Receiver, hookId: number, payload: Record<string, unknown>, n: number): Promise<number> {
+  const received = await receiver.expect(n);
+  const t0 = now();
+  for (let done = 0; done < n; done += 100) {
+    await db.transaction((tx) => engine.queue.enqueueMany(tx, Array.from({ length: Math.min(100, n - done) }, () => ({ hookId, event: "push", action: null, payload }))));
+  }
+  return n / ((await received()) - t0) * 1000;
+}
+
+/** Requests/s of a plain undici POST loop with the same concurrency, bodies and headers. */
+async function floorRun(receiver: Receiver, sample: { headers: Record<string, string>; body: string }, n: number): Promise<number> {
+  const received = await receiver.expect(n);
+  let sent = 0;
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < n) {
+        sent++;
+        const res = await request(receiver.url, { method: "POST", headers: sample.headers, body: sample.body });
+        await res.body.dump();
+      }
+    }),
+  );
+  return n / ((await received()) - t0) * 1000;
+}
+
+/**
+ * Latencies (ms) of push actions started at `RATE`/s, round-robin over `repos` (one repository
+ * takes its pushes one at a time: they all update its row), after `WARM_UP_SECONDS` at the same
+ * rate that are not counted: from the start of each action to the receipt of its delivery — or,
+ * with `engine` undefined, to the action's commit (no hook listening: what the action alone
+ * costs at that rate, the floor of the figure).
+ */
+async function latencyRun(db: Database, engine: DeliveryEngine | undefined, receiver: Receiver, repos: string[]): Promise<number[]> {
+  const warmUp = RATE * WARM_UP_SECONDS;
+  const total = warmUp + RATE * SECONDS;
+  const received = engine ? await receiver.expect(total) : undefined;
+  const started = new Map<number, number>();
+  const committed = new Map<number, number>();
+  const running: Promise<unknown>[] = [];
+  const listeners = engine ? [engine.queue.listener] : [];
+  const t0 = now();
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / RATE - now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    started.set(i, now());
+    const repo = repos[i % repos.length]!;
+    running.push(runAction({ db, urls: URLS, now: () => new Date(), listeners }, "push", { repo, actor: "octocat", params: { message: `bench-${i}` } }).then(() => committed.set(i, now())));
+  }
+  await Promise.all(running);
+  const measured = [...started].filter(([i]) => i >= warmUp);
+  if (!received) return measured.map(([i, at]) => committed.get(i)! - at);
+  await received();
+  const marks = await receiver.marks();
+  return measured.map(([i, at]) => marks.get(i)! - at);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface Storage {
+  name: string;
+  open(): Promise<{ db: Database; databaseUrl?: string; cleanup(): Promise<void> }>;
+}
+
+/** PGlite in memory (as the tests run), on disk (`serve`'s default), and PostgreSQL when a URL is given. */
+function storages(): Storage[] {
+  const list: Storage[] = [{ name: "PGlite in memory", open: async () => ({ db: await openDatabase({}), cleanup: async () => {} }) }];
+  if (process.env.BENCH_DELIVERIES_DISK === "1") {
+    list.push({
+      name: "PGlite on disk",
+      open: async () => {
+        const dir = mkdtempSync(join(tmpdir(), "bench-deliveries-"));
+        return { db: await openDatabase({ dataDir: dir }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      },
+    });
+  }
+  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (admin) {
+    list.push({
+      name: "PostgreSQL",
+      open: async () => {
+        const name = `bench_deliveries_${process.pid}`;
+        const url = new URL(admin);
+        url.pathname = `/${name}`;
+        const client = new pg.Client({ connectionString: admin });
+        await client.connect();
+        await client.query(`create database ${name}`);
+        await client.end();
+        return {
+          db: await openDatabase({ databaseUrl: url.href }),
+          databaseUrl: url.href,
+          cleanup: async () => {
+            const c = new pg.Client({ connectionString: admin });
+            await c.connect();
+            await c.query(`drop database if exists ${name} with (force)`);
+            await c.end();
+          },
+        };
+      },
+    });
+  }
+  return list;
+}
+
+interface Figures {
+  engine: number;
+  latencies: number[];
+  /** The same actions at the same rate with no hook: action start → commit. */
+  actionsAlone: number[];
+}
+
+async function measure(storage: Storage, receiver: Receiver, onSample: (sample: { headers: Record<string, string>; body: string }) => Promise<void>): Promise<Figures> {
+  const { db, databaseUrl, cleanup } = await storage.open();
+  let engine: DeliveryEngine | undefined;
+  try {
+    await migrate(db);
+    await seedDatabase(db, "demo");
+    engine = await startDeliveries(db, URLS, { concurrency: CONCURRENCY, databaseUrl, onError: (e) => process.stderr.write(`bench/deliveries: ${String(e)}\n`) });
+    const { repos, hookId } = await hooksTo(db, receiver.url);
+
+    // A real push payload, and the exact request the engine sends for it (the floor's).
+    const first = await receiver.expect(1);
+    await runAction({ db, urls: URLS, now: () => new Date(), listeners: [engine.queue.listener] }, "push", { repo: "octocat/hello-world", actor: "octocat", params: { commits: "3" } });
+    await first();
+    let delivery: { body: string; guid: string } | undefined;
+    // Received comes before logged: wait for the attempt's row.
+    while (!(delivery = (await db.query<{ body: string; guid: string }>("select body, guid::text as guid from hook_deliveries where event = 'push' order by id desc limit 1"))[0])) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const payload = JSON.parse(delivery!.body) as Record<string, unknown>;
+    const [hook] = await db.query<{ config: Record<string, string>; secret_sealed: string }>("select config, secret_sealed from hooks where id = $1", [hookId]);
+    await onSample(
+      buildRequest({
+        guid: delivery!.guid, hook_id: hookId, event: "push", action: null, payload: delivery!.body, content_type: null, body: null,
+        hook_name: "web", hook_active: true, config: hook!.config, secret_sealed: hook!.secret_sealed,
+      })!,
+    );
+
+    await engineRun(db, engine, receiver, hookId, payload, 500);
+    const engines: number[] = [];
+    for (let round = 0; round < 3; round++) engines.push(await engineRun(db, engine, receiver, hookId, payload, COUNT));
+    const actionsAlone = await latencyRun(db, undefined, receiver, repos);
+    const latencies = await latencyRun(db, engine, receiver, repos);
+    return { engine: median(engines), latencies, actionsAlone };
+  } finally {
+    await engine?.stop();
+    await db.close();
+    await cleanup();
+  }
+}
+
+export async function benchDeliveries(): Promise<void> {
+  const receiver = await startReceiver();
+  try {
+    let floor: number | undefined;
+    let bytes = 0;
+    const results: [string, Figures][] = [];
+    for (const storage of storages()) {
+      const figures = await measure(storage, receiver, async (sample) => {
+        if (floor !== undefined) return;
+        bytes = Buffer.byteLength(sample.body);
+        await floorRun(receiver, sample, 500);
+        const floors: number[] = [];
+        for (let round = 0; round < 3; round++) floors.push(await floorRun(receiver, sample, COUNT));
+        floor = median(floors);
+      });
+      results.push([storage.name, figures]);
+    }
+    printSection(
+      `deliveries: ${COUNT} signed JSON pushes (${bytes} bytes) to a loopback receiver, concurrency ${CONCURRENCY}, median of 3`,
+      [
+        { name: "plain undici POST loop, same bodies (floor)", value: floor!, unit: "req/s", better: "higher", baseline: true },
+        ...results.map(([name, f]) => ({ name: `delivery engine, enqueue → receipt (${name})`, value: f.engine, unit: "del/s", better: "higher" as const })),
+      ],
+      "≥ 0.50× floor",
+    );
+    for (const [name, f] of results) {
+      printSection(
+        `deliveries: push action → receipt at a steady ${RATE} events/s for ${SECONDS} s after ${WARM_UP_SECONDS} s of warm-up, round-robin over the demo's repositories (${f.latencies.length} events, ${name})`,
+        [
+          { name: "p99 of the actions alone, no hook (start → commit)", value: percentile(f.actionsAlone, 99), unit: "ms", better: "lower", baseline: true },
+          { name: "p50 action → receipt", value: percentile(f.latencies, 50), unit: "ms", better: "lower" },
+          { name: "p99 action → receipt", value: percentile(f.latencies, 99), unit: "ms", better: "lower" },
+          { name: "max action → receipt", value: Math.max(...f.latencies), unit: "ms", better: "lower" },
+        ],
+        "p99 < 100 ms",
+      );
+    }
+  } finally {
+    receiver.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchDeliveries();

@@ -1,0 +1,91 @@
+/**
+ * Writing what attempts came to, in batches: each batch is one transaction that completes the
+ * attempts' jobs, logs them, updates the hooks' last_response and schedules the retries — so a
+ * process dying at any point leaves either all of it or none (then the job is still active, and
+ * pg-boss's expiry hands it out again: at least once). Attempts finishing while a batch is being
+ * written wait for the next one (group commit), which is what keeps the database from being the
+ * limit on a single-connection PGlite.
+ */
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/database.ts";
+import { setLastResponse, type LastResponse } from "../store/hooks.ts";
+import { inTransaction } from "./boss.ts";
+import { completeJobs, insertJobs, type ScheduledJob } from "./boss-calls.ts";
+import { insertAttempts, type AttemptRecord } from "./store.ts";
+
+export interface Finished {
+  jobId: string;
+  /** Absent when nothing was sent (hook gone or paused, service not taking the event). */
+  attempt?: AttemptRecord;
+  lastResponse?: LastResponse;
+  retry?: ScheduledJob;
+}
+
+const BATCH = 500;
+
+/** Thrown inside a batch when one of its jobs was no longer active (expired and handed out again). */
+class StaleJob extends Error {}
+
+export class Recorder {
+  readonly #db: Database;
+  readonly #boss: PgBoss;
+  readonly #onError: (error: unknown) => void;
+  readonly #onScheduled: (at: Date) => void;
+  #queue: Finished[] = [];
+  #writing: Promise<void> | undefined;
+
+  constructor(db: Database, boss: PgBoss, hooks: { onError: (error: unknown) => void; onScheduled: (at: Date) => void }) {
+    this.#db = db;
+    this.#boss = boss;
+    this.#onError = hooks.onError;
+    this.#onScheduled = hooks.onScheduled;
+  }
+
+  add(finished: Finished): void {
+    this.#queue.push(finished);
+    this.#writing ??= this.#drainQueue().finally(() => {
+      this.#writing = undefined;
+    });
+  }
+
+  /** Resolves once everything added so far is written. */
+  async flush(): Promise<void> {
+    while (this.#writing) await this.#writing;
+  }
+
+  async #drainQueue(): Promise<void> {
+    while (this.#queue.length > 0) {
+      // PGlite runs a whole transaction without yielding to I/O: let the answers that are in
+      // already join this batch first, or every batch would be one attempt.
+      await new Promise((resolve) => setImmediate(resolve));
+      const batch = this.#queue.splice(0, BATCH);
+      try {
+        await this.#write(batch, true);
+      } catch (error) {
+        if (!(error instanceof StaleJob)) {
+          this.#onError(error);
+          continue;
+        }
+        // Rare: find the stale job(s) one by one; the others are written as usual.
+        for (const one of batch) await this.#write([one], false).catch((e: unknown) => e instanceof StaleJob || this.#onError(e));
+      }
+    }
+  }
+
+  async #write(batch: Finished[], strict: boolean): Promise<void> {
+    const retries = batch.flatMap((f) => (f.retry ? [f.retry] : []));
+    await this.#db.transaction(async (tx) => {
+      const db = inTransaction(tx);
+      const done = await completeJobs(this.#boss, batch.map((f) => f.jobId), db);
+      if (done.affected !== batch.length) {
+        if (strict || done.affected === 0) throw new StaleJob();
+      }
+      await insertAttempts(tx, batch.flatMap((f) => (f.attempt ? [f.attempt] : [])));
+      const latest = new Map<number, LastResponse>();
+      for (const f of batch) if (f.attempt && f.lastResponse) latest.set(f.attempt.hookId, f.lastResponse);
+      for (const [hookId, last] of latest) await setLastResponse(tx, hookId, last);
+      await insertJobs(this.#boss, retries, db);
+    });
+    for (const r of retries) this.#onScheduled(r.startAfter);
+  }
+}

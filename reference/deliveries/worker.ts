@@ -1,0 +1,225 @@
+/**
+ * This process's share of the delivery work: it takes jobs from the pg-boss queue (`fetch`,
+ * SKIP LOCKED, so instances sharing a PostgreSQL never take the same job), sends each attempt,
+ * and hands the outcome to the Recorder. Up to `concurrency` attempts are in flight; a slow
+ * receiver holds one slot, not the others. Jobs are fetched in batches — up to twice the slots,
+ * refilled when half of that is left — because each fetch has a fixed cost that a single job
+ * should not carry. Work is looked for when something signals it (an enqueue in this process, a
+ * NOTIFY from another, a retry falling due, room freeing up while more was waiting) and
+ * otherwise every `pollIntervalMs`.
+ */
+import { setMaxListeners } from "node:events";
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/database.ts";
+import { loadSecretKey } from "../hooks/secret-box.ts";
+import type { LastResponse } from "../store/hooks.ts";
+import { DELIVERY_QUEUE, type DeliveryJobData } from "./boss.ts";
+import { failJobs } from "./boss-calls.ts";
+import type { ResolvedDeliveryOptions } from "./options.ts";
+import { Recorder, type Finished } from "./recorder.ts";
+import { buildRequest, type SendRow } from "./request.ts";
+import { retryDelayMs } from "./schedule.ts";
+import { loadForSend } from "./store.ts";
+import { sendAttempt, tooLarge, type AttemptOutcome } from "./send.ts";
+
+type Job = PgBoss.Job<DeliveryJobData>;
+
+/** What the hook's last_response says after an attempt (`active` after a success). */
+export function lastResponseOf(outcome: AttemptOutcome): LastResponse {
+  if (outcome.status === "OK") return { code: outcome.statusCode, status: "active", message: "OK" };
+  return { code: outcome.statusCode === 0 ? null : outcome.statusCode, status: outcome.status, message: outcome.message };
+}
+
+interface Ready {
+  job: Job;
+  /** Undefined when the hook (and so the delivery) is gone. */
+  row: SendRow | undefined;
+}
+
+export class DeliveryWorker {
+  readonly #db: Database;
+  readonly #boss: PgBoss;
+  readonly #options: ResolvedDeliveryOptions;
+  readonly #recorder: Recorder;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #ready: Ready[] = [];
+  readonly #shutdown = new AbortController();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #poll: NodeJS.Timeout | undefined;
+  #pending = false;
+  #fetching = false;
+  #stopped = false;
+
+  constructor(db: Database, boss: PgBoss, options: ResolvedDeliveryOptions) {
+    this.#db = db;
+    this.#boss = boss;
+    this.#options = options;
+    this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at) });
+    // Every attempt in flight listens for the shutdown.
+    setMaxListeners(0, this.#shutdown.signal);
+  }
+
+  start(): void {
+    this.#poll = setInterval(() => this.wake(), this.#options.pollIntervalMs);
+    this.#poll.unref();
+    this.wake();
+  }
+
+  /** There may be work: look for it now (or as soon as there is room). */
+  wake(): void {
+    if (this.#stopped) return;
+    this.#pending = true;
+    void this.#pump();
+  }
+
+  #wakeAt(at: Date): void {
+    if (this.#stopped) return;
+    // A few ms late: pg-boss hands out jobs whose start time is strictly past.
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.wake();
+    }, Math.max(0, at.getTime() - Date.now()) + 5);
+    timer.unref();
+    this.#timers.add(timer);
+  }
+
+  /** Jobs held here (in flight or fetched and waiting for a slot). */
+  get #held(): number {
+    return this.#inFlight.size + this.#ready.length;
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#fetching) return;
+    this.#fetching = true;
+    const { concurrency } = this.#options;
+    try {
+      // Refill only below the low-water mark: a batch is then at least `concurrency` jobs.
+      while (this.#pending && !this.#stopped && this.#held <= concurrency) {
+        this.#pending = false;
+        const room = 2 * concurrency - this.#held;
+        const jobs = await this.#boss.fetch<DeliveryJobData>(DELIVERY_QUEUE, { batchSize: room });
+        if (jobs.length === room) this.#pending = true;
+        if (jobs.length > 0) await this.#take(jobs);
+      }
+    } catch (error) {
+      this.#options.onError(error);
+    } finally {
+      this.#fetching = false;
+    }
+  }
+
+  async #take(jobs: Job[]): Promise<void> {
+    if (this.#stopped) {
+      await failJobs(this.#boss, jobs.map((j) => j.id), "the worker stopped");
+      return;
+    }
+    let loaded: Awaited<ReturnType<typeof loadForSend>>;
+    try {
+      await loadSecretKey(this.#db);
+      loaded = await loadForSend(this.#db, jobs.map((j) => ({ guid: j.data.guid, hookId: j.data.first?.hook })));
+    } catch (error) {
+      await failJobs(this.#boss, jobs.map((j) => j.id), String(error)).catch(this.#options.onError);
+      throw error;
+    }
+    for (const job of jobs) this.#ready.push({ job, row: sendRow(job.data, loaded) });
+    this.#dispatch();
+  }
+
+  #dispatch(): void {
+    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency && this.#ready.length > 0) {
+      const { job, row } = this.#ready.shift()!;
+      const running = this.#attempt(job, row).finally(() => {
+        this.#inFlight.delete(running);
+        this.#dispatch();
+        if (this.#pending) void this.#pump();
+      });
+      this.#inFlight.add(running);
+    }
+  }
+
+  async #attempt(job: Job, row: SendRow | undefined): Promise<void> {
+    try {
+      this.#recorder.add(await this.#run(job, row));
+    } catch (error) {
+      // Not an answer from the receiver but a failure here (or the shutdown): pg-boss retries the job itself.
+      if (!this.#shutdown.signal.aborted) this.#options.onError(error);
+      await failJobs(this.#boss, [job.id], String(error)).catch(this.#options.onError);
+    }
+  }
+
+  /** One attempt. Cut short by shutdown, it throws (AttemptCancelled): the job is failed, so handed out again. */
+  async #run(job: Job, row: SendRow | undefined): Promise<Finished> {
+    // A deleted hook takes its deliveries with it; a paused one is sent nothing.
+    if (!row || !row.hook_active) return { jobId: job.id };
+    const req = buildRequest(row, this.#options.faults);
+    if (!req) return { jobId: job.id };
+    const size = Buffer.byteLength(req.body);
+    const outcome = size > this.#options.maxBodyBytes ? tooLarge(size, this.#options.maxBodyBytes) : await sendAttempt(req, this.#options.timeoutMs, this.#shutdown.signal);
+    this.#options.onAttempt?.({ guid: row.guid, event: row.event, hookId: row.hook_id, status: outcome.status, statusCode: outcome.statusCode });
+    const ok = outcome.status === "OK";
+    const delay = ok || !outcome.retryable || job.data.redelivery ? undefined : retryDelayMs(this.#options.schedule, job.data.try);
+    const nextAt = delay === undefined ? null : new Date(outcome.deliveredAt.getTime() + outcome.durationMs + delay);
+    return {
+      jobId: job.id,
+      attempt: {
+        guid: row.guid,
+        hookId: row.hook_id,
+        event: row.event,
+        action: row.action,
+        redelivery: job.data.redelivery,
+        deliveredAt: outcome.deliveredAt,
+        durationMs: outcome.durationMs,
+        status: outcome.status,
+        statusCode: outcome.statusCode,
+        nextAttemptAt: nextAt,
+        url: req.url,
+        requestHeaders: req.headers,
+        responseHeaders: outcome.responseHeaders,
+        responseBody: outcome.responseBody,
+        ...(req.fresh ? { first: { body: req.body, contentType: req.contentType, payload: row.hook_name === "web" ? null : row.payload } } : {}),
+      },
+      lastResponse: lastResponseOf(outcome),
+      ...(nextAt ? { retry: { data: { guid: row.guid, try: job.data.try + 1, redelivery: false }, startAfter: nextAt } } : {}),
+    };
+  }
+
+  /**
+   * Stops taking jobs, gives attempts in flight `graceMs` to finish, cuts the rest, hands back
+   * what was fetched but not started (failed jobs, which pg-boss hands out again) and writes
+   * what finished.
+   */
+  async stop(graceMs = 1000): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#poll);
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    const waiting = this.#ready.splice(0);
+    if (waiting.length > 0) await failJobs(this.#boss, waiting.map((r) => r.job.id), "the worker stopped").catch(this.#options.onError);
+    const settled = Promise.allSettled([...this.#inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.#shutdown.abort();
+    await settled;
+    await this.#recorder.flush();
+  }
+}
+
+/** The attempt's row: a first attempt's delivery is in its job; a later one's was logged. */
+function sendRow(data: DeliveryJobData, loaded: Awaited<ReturnType<typeof loadForSend>>): SendRow | undefined {
+  if (data.first) {
+    const hook = loaded.hooks.get(data.first.hook);
+    if (!hook) return undefined;
+    return {
+      guid: data.guid, hook_id: hook.id, event: data.first.event, action: data.first.action, payload: data.first.payload, content_type: null, body: null,
+      hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
+    };
+  }
+  const delivery = loaded.deliveries.get(data.guid);
+  const hook = delivery && loaded.hooks.get(delivery.hook_id);
+  if (!delivery || !hook) return undefined;
+  return {
+    guid: data.guid, hook_id: hook.id, event: delivery.event, action: delivery.action, payload: delivery.payload, content_type: delivery.content_type, body: delivery.body,
+    hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * What a catalog service is: its catalog entry (`GET /hooks`), the validation rules of its
+ * config that the catalog's `[type, name]` pairs cannot express (required keys, URL values), and
+ * its delivery format — the request a delivery engine sends for one event. A service decides
+ * per event whether it takes it at all.
+ */
+import type { HookEventName } from "../events.ts";
+
+export type ConfigKeyType = "string" | "boolean" | "password";
+
+/** The request for one delivery to a service; the engine adds the common delivery headers. */
+export interface ServiceRequest {
+  url: string;
+  contentType: "application/json" | "application/x-www-form-urlencoded";
+  body: string;
+}
+
+export interface ServiceDefinition {
+  name: string;
+  title: string;
+  /** Subscribed when the hook is created without `events`. */
+  events: readonly HookEventName[];
+  supported_events: readonly HookEventName[];
+  schema: readonly (readonly [ConfigKeyType, string])[];
+  /** Keys a hook of this service must have (a 422 `missing_field` otherwise). */
+  required: readonly string[];
+  /** Keys whose value must be an absolute http(s) URL. */
+  urlKeys: readonly string[];
+  /** Extra per-key checks; a message when the value is not acceptable. */
+  check?: (key: string, value: string) => string | undefined;
+  /**
+   * The request for `event` (a supported event, or `ping`), given the config with its password
+   * values in plaintext; undefined when the service does not take the event.
+   */
+  deliver(config: Readonly<Record<string, string>>, event: string, payload: Record<string, unknown>): ServiceRequest | undefined;
+}
