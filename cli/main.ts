@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./exit-codes.ts";
+import { conformanceCommand } from "./commands/conformance.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { lintCommand } from "./commands/lint.ts";
 import { mockCommand } from "./commands/mock.ts";
@@ -16,7 +17,7 @@ import { validateCommand } from "./commands/validate.ts";
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
 export type CommandFactory = (setExit: (code: number) => void) => Command;
 
-const COMMANDS: CommandFactory[] = [generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand];
+const COMMANDS: CommandFactory[] = [conformanceCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand];
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;

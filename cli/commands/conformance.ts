@@ -1,0 +1,118 @@
+/**
+ * `service-contract conformance`: the conformance suite against any implementation (by URL, with
+ * a profile saying what it may use there) or, with `--reference`, against the reference server
+ * started on a temporary in-memory database. Progress on the console as cases finish, then the
+ * chosen reports. Exit 0 when every selected case passes (skips allowed), 1 when any fails, 2 for
+ * bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing
+ * — or a target that does not answer.
+ */
+import { Command } from "commander";
+import type { CommandFactory } from "../main.ts";
+import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+
+interface ConformanceOptions {
+  baseUrl?: string;
+  authUrl?: string;
+  profile?: string;
+  only?: string;
+  skip?: string;
+  reporter: string;
+  out: string;
+  receiverHost: string;
+  caseTimeout: string;
+  reference?: boolean;
+}
+
+function httpUrl(flag: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`${flag} is required (or use --reference)`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, got ${value}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} must be an http(s) URL, got ${value}`);
+  return value.replace(/\/+$/, "");
+}
+
+function parseSeconds(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${flag} must be a number of seconds (0 < s ≤ 3600), got ${value}`);
+  return Math.round(n * 1000);
+}
+
+const HELP = `
+Exit codes: 0 every selected case passed (skips allowed), 1 a case failed, 2 bad usage or an
+unreachable target. Patterns for --only/--skip are comma-separated globs over case IDs or area
+names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile format: conformance/README.md and
+spec/conformance-profile.schema.json.
+
+Examples:
+  service-contract conformance --reference --reporter console,html --out report
+  service-contract conformance --base-url https://api.example.test --auth-url https://example.test \\
+    --profile conformance/profiles/example.yaml --reporter console,junit --out report
+  service-contract conformance --reference --only 'OAUTH-*' --skip OAUTH-REDIRECT-004`;
+
+export const conformanceCommand: CommandFactory = (setExit) =>
+  new Command("conformance")
+    .description("Run the conformance suite against an implementation (or the reference server) and report rule by rule.")
+    .option("--base-url <url>", "the target's API host")
+    .option("--auth-url <url>", "the target's web host (authorize page, token exchange)")
+    .option("--profile <file>", "YAML or JSON profile: users, application, repositories, triggers, authorize driver")
+    .option("--only <patterns>", "run only the cases matching these patterns")
+    .option("--skip <patterns>", "leave out the cases matching these patterns")
+    .option("--reporter <list>", "console, junit, json, html (comma-separated)", "console")
+    .option("--out <dir>", "folder for junit.xml, results.json and report.html", "report")
+    .option("--receiver-host <address>", "address of the built-in webhook receiver (must be reachable from the target)", "127.0.0.1")
+    .option("--case-timeout <seconds>", "time limit of one case", "30")
+    .option("--reference", "start the reference server on a temporary database and run against it")
+    .addHelpText("after", HELP)
+    .action(async (opts: ConformanceOptions) => {
+      const { parseReporters, writeReports, ConsoleReporter } = await import("../../conformance/report/index.ts");
+      let reporters;
+      try {
+        reporters = parseReporters(opts.reporter);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      const timeoutMs = parseSeconds("--case-timeout", opts.caseTimeout);
+      const { ALL_CASES } = await import("../../conformance/cases/index.ts");
+      const { selectCases } = await import("../../conformance/run/select.ts");
+      const { selected, unmatched } = selectCases(ALL_CASES, opts.only, opts.skip);
+      if (unmatched.length > 0) throw new UsageError(`--only ${unmatched.join(",")} matches no case`);
+      if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
+
+      const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
+      const suite = { only: opts.only, skip: opts.skip, timeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+
+      let summary;
+      if (opts.reference) {
+        const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
+        if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
+        const { runReference } = await import("../../conformance/reference-profile.ts");
+        process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
+        summary = await runReference({ ...suite, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
+      } else {
+        const baseUrl = httpUrl("--base-url", opts.baseUrl);
+        const authUrl = httpUrl("--auth-url", opts.authUrl);
+        if (!opts.profile) throw new UsageError("--profile is required (or use --reference)");
+        const { loadProfile, ProfileError } = await import("../../conformance/run/load-profile.ts");
+        let profile;
+        try {
+          profile = loadProfile(opts.profile);
+        } catch (error) {
+          if (error instanceof ProfileError) throw new UsageError(error.message);
+          throw error;
+        }
+        const { checkReachable } = await import("../../conformance/run/preflight.ts");
+        const unreachable = await checkReachable([baseUrl, authUrl]);
+        if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
+        const { runSuite } = await import("../../conformance/run/runner.ts");
+        summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
+      }
+
+      if (consoleReporter) consoleReporter.report(summary);
+      else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
+      for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
+      setExit(summary.counts.failed > 0 ? EXIT_CHECK_FAILED : EXIT_OK);
+    });

@@ -1,0 +1,148 @@
+/**
+ * FEEDS-ETAG-* and FEEDS-POLL-*: polling with conditional requests (seed: Endpoints › A — ETag,
+ * If-None-Match "including its quotes", X-Poll-Interval; Events › Activity feed behaviour — 304
+ * when nothing is new, and the rate limit untouched; Limits — 304s do not count). The 304 must
+ * carry no body, the same ETag and X-Poll-Interval; X-RateLimit-Remaining must not move on
+ * 304s, while a plain 200 afterwards shows the counter is live. A weak tag (`W/"…"`) and a
+ * list of tags match as RFC 9110's weak comparison says; a new event must change the tag.
+ */
+import type { Case, CaseContext } from "../../core/types.ts";
+import type { HttpResponse } from "../../core/http.ts";
+import { check } from "../../core/failure.ts";
+import { allFeeds, eventsOf, fetchFeed, intHeader, page, repoEvents, SEED, type Feed } from "./support.ts";
+
+const QUOTED = /^(W\/)?"[^"]*"$/;
+
+function etagOf(res: HttpResponse, where: string): string {
+  const etag = res.headers.get("etag");
+  check.matches(etag, QUOTED, `${where}: ETag is a quoted entity tag`, "/headers/etag");
+  return etag!;
+}
+
+/** The repository feed of the public repository: quiet enough that nothing changes between two requests. */
+function quietFeed(ctx: CaseContext): Feed {
+  const full = ctx.profile.repos?.public;
+  if (!full) ctx.skip("the profile names no public repository");
+  return repoEvents(full);
+}
+
+/**
+ * A 200 and its ETag, then `ifNoneMatch(etag)` must get a 304. When an event arrived in between
+ * (the 304 check would then rightly get a 200 with a new tag), start over, up to three times.
+ */
+async function expectNotModified(ctx: CaseContext, feed: Feed, ifNoneMatch: (etag: string) => string) {
+  for (let attempt = 0; ; attempt++) {
+    const first = await fetchFeed(ctx, feed);
+    check.status(first.status, 200, feed.label);
+    const etag = etagOf(first, feed.label);
+    const sent = ifNoneMatch(etag);
+    const second = await fetchFeed(ctx, feed, { ifNoneMatch: sent });
+    if (second.status === 200 && second.headers.get("etag") !== etag && attempt < 2) continue;
+    check.status(second.status, 304, `${feed.label} with If-None-Match: ${sent} (the current ETag is ${etag})`);
+    check.equal(second.text, "", "a 304 has no body", "/body");
+    return { first, second, etag };
+  }
+}
+
+export const ETAG_CASES: Case[] = [
+  {
+    id: "FEEDS-ETAG-001",
+    title: "Every feed answers 200 with a quoted ETag",
+    area: "feeds",
+    seed: SEED.feeds,
+    needs: ["user"],
+    async run(ctx) {
+      for (const feed of allFeeds(ctx)) {
+        const res = await fetchFeed(ctx, feed);
+        check.status(res.status, 200, feed.label);
+        etagOf(res, feed.label);
+      }
+    },
+  },
+  {
+    id: "FEEDS-ETAG-002",
+    title: "If-None-Match with the ETag gets 304 with no body, and X-RateLimit-Remaining does not move",
+    area: "feeds",
+    seed: SEED.polling,
+    needs: ["user", "public-repo"],
+    async run(ctx) {
+      const feed = quietFeed(ctx);
+      const { first, second, etag } = await expectNotModified(ctx, feed, (e) => e);
+      check.equal(second.headers.get("etag"), etag, "the 304 repeats the ETag", "/headers/etag");
+      const before = intHeader(first, "X-RateLimit-Remaining", `${feed.label} 200`);
+      const after304 = intHeader(second, "X-RateLimit-Remaining", `${feed.label} 304`);
+      check.equal(after304, before, "a 304 does not count against the rate limit (X-RateLimit-Remaining unchanged)", "/headers/x-ratelimit-remaining");
+      const again = await fetchFeed(ctx, feed, { ifNoneMatch: etag });
+      check.status(again.status, 304, `${feed.label} polled again with the same ETag`);
+      check.equal(intHeader(again, "X-RateLimit-Remaining", `${feed.label} 304`), before, "a second 304 does not count either", "/headers/x-ratelimit-remaining");
+      const plain = await fetchFeed(ctx, feed);
+      check.status(plain.status, 200, `${feed.label} without If-None-Match`);
+      const counted = intHeader(plain, "X-RateLimit-Remaining", `${feed.label} 200`);
+      if (counted >= before) ctx.note(`X-RateLimit-Remaining did not move on a 200 either (${before} → ${counted}): the counter could not be seen working`);
+    },
+  },
+  {
+    id: "FEEDS-ETAG-003",
+    title: 'A weak If-None-Match (W/"…") matches the ETag',
+    area: "feeds",
+    seed: SEED.polling,
+    needs: ["user", "public-repo"],
+    async run(ctx) {
+      await expectNotModified(ctx, quietFeed(ctx), (etag) => (etag.startsWith("W/") ? etag : `W/${etag}`));
+    },
+  },
+  {
+    id: "FEEDS-ETAG-004",
+    title: "An If-None-Match list matches when one member does; another tag gets 200",
+    area: "feeds",
+    seed: SEED.polling,
+    needs: ["user", "public-repo"],
+    async run(ctx) {
+      const feed = quietFeed(ctx);
+      const { etag } = await expectNotModified(ctx, feed, (e) => `"conformance-other-tag", ${e}`);
+      const other = await fetchFeed(ctx, feed, { ifNoneMatch: '"conformance-other-tag"' });
+      check.status(other.status, 200, `${feed.label} with an If-None-Match that is not the ETag (${etag})`);
+      eventsOf(other, feed);
+    },
+  },
+  {
+    id: "FEEDS-ETAG-005",
+    title: "A new event changes the ETag: the old one gets 200 with the event",
+    area: "feeds",
+    seed: SEED.polling,
+    needs: ["user", "public-repo", "trigger"],
+    async run(ctx) {
+      const feed = quietFeed(ctx);
+      const before = await page(ctx, feed);
+      const etag = etagOf(before.res, feed.label);
+      await ctx.trigger("push", {});
+      const after = await fetchFeed(ctx, feed, { ifNoneMatch: etag });
+      check.status(after.status, 200, `${feed.label} with the ETag from before a new push`);
+      check.notEqual(after.headers.get("etag"), etag, "the ETag changed with the new event", "/headers/etag");
+      const known = new Set(before.events.map((e) => e.id));
+      const fresh = eventsOf(after, feed).filter((e) => !known.has(e.id));
+      check.ok(fresh.some((e) => e.type === "PushEvent"), "the new push is on page 1", { expected: "a new PushEvent", actual: fresh.map((e) => `${e.id} ${e.type}`), pointer: "/body" });
+    },
+  },
+  {
+    id: "FEEDS-POLL-001",
+    title: "X-Poll-Interval (an integer ≥ 1) comes with every 200 and every 304",
+    area: "feeds",
+    seed: SEED.polling,
+    needs: ["user"],
+    async run(ctx) {
+      for (const feed of allFeeds(ctx)) {
+        const res = await fetchFeed(ctx, feed);
+        check.status(res.status, 200, feed.label);
+        const interval = intHeader(res, "X-Poll-Interval", `${feed.label} 200`);
+        check.ok(interval >= 1, `${feed.label} 200: X-Poll-Interval ≥ 1`, { actual: interval, pointer: "/headers/x-poll-interval" });
+        const etag = etagOf(res, feed.label);
+        const polled = await fetchFeed(ctx, feed, { ifNoneMatch: etag });
+        if (polled.status === 200) continue; // something new arrived: nothing to say about 304s of this feed
+        check.status(polled.status, 304, `${feed.label} with If-None-Match: ${etag}`);
+        const again = intHeader(polled, "X-Poll-Interval", `${feed.label} 304`);
+        check.ok(again >= 1, `${feed.label} 304: X-Poll-Interval ≥ 1`, { actual: again, pointer: "/headers/x-poll-interval" });
+      }
+    },
+  },
+];

@@ -1,0 +1,46 @@
+/**
+ * HOOKS-CATALOG-*: the service hook catalog `GET /hooks` (seed: Endpoints › C, "Lists available
+ * service hooks with their supported events and configuration options"; contract:
+ * listServiceHooks — not paginated, `web` first). The shape is the contract's check; this case
+ * adds what the shape cannot say: `web` comes first, subscribes to `push` by default (the seed's
+ * default) and supports every webhook event name and the wildcard, and names are unique.
+ */
+import type { Case } from "../../core/types.ts";
+import { check } from "../../core/failure.ts";
+import { webhookEvents } from "../../../generated/validators/index.js";
+import { SEED } from "./support.ts";
+
+interface ServiceHook {
+  name: string;
+  title: string;
+  events: string[];
+  supported_events: string[];
+  schema: [string, string][];
+}
+
+/** Every subscribable name: the contract's webhook events without `ping`, plus `*`. */
+const SUBSCRIBABLE = ["*", ...webhookEvents.filter((e) => e !== "ping")];
+
+export const CATALOG_CASES: Case[] = [
+  {
+    id: "HOOKS-CATALOG-001",
+    title: "GET /hooks lists web first, subscribed to push by default and supporting every event and *",
+    area: "hooks",
+    seed: SEED.endpoints,
+    async run(ctx) {
+      const token = ctx.profile.users[0]?.token;
+      const res = await ctx.http.request({ operationId: "listServiceHooks", ...(token ? { token } : {}) });
+      check.status(res.status, 200, "GET /hooks");
+      const services = res.json<ServiceHook[]>();
+      const names = services.map((s) => s.name);
+      check.equal(new Set(names).size, names.length, "each service is listed once", "/body");
+      const web = services[0];
+      check.equal(web?.name, "web", "the first entry is web, the plain webhook", "/body/0/name");
+      check.equal(web!.events, ["push"], 'web subscribes to ["push"] by default (the seed: "Default: only push")', "/body/0/events");
+      const missing = SUBSCRIBABLE.filter((e) => !web!.supported_events.includes(e));
+      check.equal(missing, [], "web supports every webhook event name and *", "/body/0/supported_events");
+      const keys = web!.schema.map(([, key]) => key);
+      check.ok(keys.includes("url"), "web's config keys include url", { expected: "url among the keys", actual: keys, pointer: "/body/0/schema" });
+    },
+  },
+];

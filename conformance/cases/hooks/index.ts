@@ -1,0 +1,12 @@
+/**
+ * The hooks area (seed: Endpoints › C, Events › Webhook subscription, Service hooks): managing
+ * repository and organization webhooks through the API, and the service hook catalog. What a
+ * hook then delivers is the webhooks area's (conformance/cases/webhooks). One module per topic;
+ * this table is what the runner loads.
+ */
+import type { Case } from "../../core/types.ts";
+import { MANAGE_CASES } from "./manage.ts";
+import { ORG_CASES } from "./org.ts";
+import { CATALOG_CASES } from "./catalog.ts";
+
+export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES];

@@ -1,0 +1,191 @@
+/**
+ * HOOKS-CREATE/READ/EDIT/DELETE-*: a repository webhook's life through the API (contract:
+ * createRepoHook, listRepoHooks, getRepoHook, updateRepoHook, deleteRepoHook; seed: Events ›
+ * Webhook subscription — default `push`, `*` replacing the other names, the list changeable at
+ * any time; organization-only events). Every response is validated against the contract by
+ * operationId, so these cases check the Hook shape everywhere; on top they check what a schema
+ * cannot: the values the request set, the write-only secret absent from the raw text, `*`
+ * replacing the others, and a deleted hook gone.
+ */
+import type { Case, CaseContext, Need } from "../../core/types.ts";
+import { HttpClient } from "../../core/http.ts";
+import { check } from "../../core/failure.ts";
+import { parseLink } from "../feeds/link.ts";
+import {
+  checkEvents,
+  checkSecretHidden,
+  createBody,
+  freshSecret,
+  hookPath,
+  hookRequest,
+  installHook,
+  placeName,
+  receiverOf,
+  removeHook,
+  repoPlace,
+  SEED,
+  withHook,
+  type Hook,
+  type Installed,
+  type Place,
+} from "./support.ts";
+
+const NEEDS: readonly Need[] = ["hook-admin", "public-repo", "receiver"];
+
+function hookCase(id: string, title: string, seed: string, run: (ctx: CaseContext, id: string) => Promise<void>): Case {
+  return { id, title, area: "hooks", seed, needs: NEEDS, run: (ctx) => run(ctx, id) };
+}
+
+/** Every hook on the place, following rel="next" (at most 20 pages). */
+async function listAll(ctx: CaseContext, place: Place): Promise<{ hooks: Hook[]; texts: string[] }> {
+  const hooks: Hook[] = [];
+  const texts: string[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const res = await hookRequest(ctx, place, "list", page === 1 ? {} : { page });
+    check.status(res.status, 200, `GET ${placeName(place)}${page > 1 ? `?page=${page}` : ""}`);
+    const items = res.json<Hook[]>();
+    hooks.push(...items);
+    texts.push(res.text);
+    if (!parseLink(res.headers.get("link"), res.exchange.url).next || items.length === 0) break;
+  }
+  return { hooks, texts };
+}
+
+/** A request that must be refused with 422; a hook it created anyway is removed and the case fails. */
+async function expectRefused(ctx: CaseContext, place: Place, body: Record<string, unknown>, what: string): Promise<void> {
+  const res = await hookRequest(ctx, place, "create", { json: body });
+  if (res.status === 201 || res.status === 200) {
+    const created = res.json<Hook>();
+    await hookRequest(ctx, place, "remove", { id: created.id, client: new HttpClient(ctx.baseUrl, ctx.authUrl) }).catch(() => undefined);
+  }
+  check.status(res.status, 422, `${what}: refused with 422 Validation Failed`);
+}
+
+async function patch(ctx: CaseContext, hook: Installed, body: Record<string, unknown>): Promise<Hook> {
+  const res = await hookRequest(ctx, hook.place, "update", { id: hook.id, json: body });
+  check.status(res.status, 200, `PATCH ${placeName(hook.place)}/${hook.id} ${JSON.stringify(body)}`);
+  return res.json<Hook>();
+}
+
+const sameUrl = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export const MANAGE_CASES: Case[] = [
+  hookCase("HOOKS-CREATE-001", "Creating a webhook answers 201 with the Hook, its Location, the values sent, and never the secret", SEED.subscription, async (ctx, id) => {
+    const place = repoPlace(ctx);
+    const secret = freshSecret();
+    await withHook(ctx, place, id, { events: ["push", "issues"], contentType: "json", secret }, async (hook) => {
+      const body = hook.hook;
+      check.equal(body.name, "web", "name is web", "/body/name");
+      checkEvents(body.events, ["push", "issues"], "events are the ones sent");
+      check.equal(body.active, true, "active defaults to true", "/body/active");
+      check.equal(body.config.url, hook.url, "config.url is the URL sent", "/body/config/url");
+      check.equal(body.config.content_type, "json", "config.content_type is the one sent", "/body/config/content_type");
+      checkSecretHidden(hook.response.text, secret, `POST ${placeName(place)}`);
+      check.ok(place.kind === "repo" && body.url.toLowerCase().endsWith(`/repos/${place.owner}/${place.repo}/hooks/${hook.id}`.toLowerCase()), "url is the hook's API URL, …/repos/:owner/:repo/hooks/:id", {
+        expected: `…/repos/${place.kind === "repo" ? place.full : ""}/hooks/${hook.id}`,
+        actual: body.url,
+        pointer: "/body/url",
+      });
+      check.ok(sameUrl(hook.response.headers.get("location") ?? "", body.url), "Location is the created hook's url", { expected: body.url, actual: hook.response.headers.get("location"), pointer: "/headers/location" });
+      check.ok(sameUrl(body.ping_url, `${body.url}/pings`), "ping_url is the hook's url + /pings", { expected: `${body.url}/pings`, actual: body.ping_url, pointer: "/body/ping_url" });
+      check.ok(sameUrl(body.test_url ?? "", `${body.url}/tests`), "test_url is the hook's url + /tests", { expected: `${body.url}/tests`, actual: body.test_url, pointer: "/body/test_url" });
+    });
+  }),
+
+  hookCase("HOOKS-CREATE-002", "A webhook created with only name and config.url: events [\"push\"], active, JSON content", SEED.subscription, async (ctx, id) => {
+    await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
+      checkEvents(hook.hook.events, ["push"], 'events default to ["push"] (the seed: "Default: only push")');
+      check.equal(hook.hook.active, true, "active defaults to true", "/body/active");
+      const type = hook.hook.config.content_type;
+      check.ok(type === undefined || type === "json", "content_type defaults to json", { expected: "json (or left out)", actual: type, pointer: "/body/config/content_type" });
+    });
+  }),
+
+  hookCase("HOOKS-CREATE-003", "A second webhook with the same URL on the repository is refused with 422", SEED.subscription, async (ctx, id) => {
+    const place = repoPlace(ctx);
+    await withHook(ctx, place, id, {}, async (hook) => {
+      await expectRefused(ctx, place, createBody(hook.url, { events: ["issues"] }), `a second webhook posting to ${hook.url}`);
+    });
+  }),
+
+  hookCase("HOOKS-CREATE-004", "Organization-only events (membership, repository) on a repository hook are refused with 422", SEED.subscription, async (ctx, id) => {
+    const place = repoPlace(ctx);
+    const url = receiverOf(ctx).url(hookPath(id, "refused"));
+    for (const event of ["membership", "repository"]) await expectRefused(ctx, place, createBody(url, { events: ["push", event] }), `a repository webhook subscribing to ${event}`);
+    await withHook(ctx, place, id, { events: ["push"] }, async (hook) => {
+      for (const event of ["membership", "repository"]) {
+        const res = await hookRequest(ctx, place, "update", { id: hook.id, json: { add_events: [event] } });
+        check.status(res.status, 422, `PATCH add_events [${event}] on a repository hook: refused with 422 Validation Failed`);
+      }
+      const after = await hookRequest(ctx, place, "get", { id: hook.id });
+      check.status(after.status, 200, `GET ${placeName(place)}/${hook.id}`);
+      checkEvents(after.json<Hook>().events, ["push"], "a refused edit leaves the events as they were");
+    });
+  }),
+
+  hookCase("HOOKS-CREATE-005", "A webhook without config.url is refused with 422", SEED.endpoints, async (ctx) => {
+    await expectRefused(ctx, repoPlace(ctx), { name: "web", config: { content_type: "json" }, events: ["push"] }, "a webhook without config.url");
+  }),
+
+  hookCase("HOOKS-READ-001", "The created hook is in the list and readable by id, the same in both, without its secret", SEED.endpoints, async (ctx, id) => {
+    const place = repoPlace(ctx);
+    const secret = freshSecret();
+    await withHook(ctx, place, id, { events: ["push", "issues"], secret }, async (hook) => {
+      const stable = (h: Hook) => ({ id: h.id, url: h.url, name: h.name, events: [...h.events].sort(), active: h.active, config_url: h.config.url });
+      const { hooks, texts } = await listAll(ctx, place);
+      const listed = hooks.find((h) => h.id === hook.id);
+      check.ok(listed, `GET ${placeName(place)} lists the created hook ${hook.id}`, { expected: hook.id, actual: hooks.map((h) => h.id), pointer: "/body" });
+      check.equal(stable(listed), stable(hook.hook), "the listed hook is the created one", "/body");
+      for (const text of texts) checkSecretHidden(text, secret, `GET ${placeName(place)}`);
+      const one = await hookRequest(ctx, place, "get", { id: hook.id });
+      check.status(one.status, 200, `GET ${placeName(place)}/${hook.id}`);
+      check.equal(stable(one.json<Hook>()), stable(hook.hook), "the hook read by id is the created one", "/body");
+      checkSecretHidden(one.text, secret, `GET ${placeName(place)}/${hook.id}`);
+    });
+  }),
+
+  hookCase("HOOKS-EDIT-001", "Editing: add_events adds, remove_events removes, events replaces, left-out keys keep their value", SEED.subscription, async (ctx, id) => {
+    await withHook(ctx, repoPlace(ctx), id, { events: ["push"] }, async (hook) => {
+      checkEvents((await patch(ctx, hook, { add_events: ["issues"] })).events, ["push", "issues"], "add_events [issues] on [push]");
+      checkEvents((await patch(ctx, hook, { remove_events: ["push"] })).events, ["issues"], "remove_events [push] on [push, issues]");
+      checkEvents((await patch(ctx, hook, { events: ["push", "pull_request"] })).events, ["push", "pull_request"], "events [push, pull_request] replaces [issues]");
+      const paused = await patch(ctx, hook, { active: false });
+      check.equal(paused.active, false, "active: false is kept", "/body/active");
+      checkEvents(paused.events, ["push", "pull_request"], "an edit without events keeps them");
+      check.equal(paused.config.url, hook.url, "an edit without config keeps config.url", "/body/config/url");
+      const read = await hookRequest(ctx, hook.place, "get", { id: hook.id });
+      check.status(read.status, 200, `GET ${placeName(hook.place)}/${hook.id}`);
+      const got = read.json<Hook>();
+      check.equal({ active: got.active, events: [...got.events].sort() }, { active: false, events: ["pull_request", "push"] }, "GET shows the edits", "/body");
+    });
+  }),
+
+  hookCase("HOOKS-EDIT-002", "The wildcard * replaces every other event name, on create, in events and in add_events", SEED.subscription, async (ctx, id) => {
+    await withHook(ctx, repoPlace(ctx), id, { events: ["push", "*"] }, async (hook) => {
+      check.equal(hook.hook.events, ["*"], 'created with [push, *]: events are exactly ["*"]', "/body/events");
+      checkEvents((await patch(ctx, hook, { events: ["issues", "push"] })).events, ["issues", "push"], "events [issues, push] replaces [*]");
+      check.equal((await patch(ctx, hook, { add_events: ["*"] })).events, ["*"], 'add_events [*] on [issues, push]: events are exactly ["*"]', "/body/events");
+      await patch(ctx, hook, { events: ["issues"] });
+      check.equal((await patch(ctx, hook, { events: ["watch", "*"] })).events, ["*"], 'events [watch, *]: exactly ["*"]', "/body/events");
+    });
+  }),
+
+  hookCase("HOOKS-DELETE-001", "Deleting a hook answers 204; then it is 404 to read, to delete again and gone from the list", SEED.endpoints, async (ctx, id) => {
+    const place = repoPlace(ctx);
+    const hook = await installHook(ctx, place, id, {});
+    let deleted = false;
+    try {
+      const res = await hookRequest(ctx, place, "remove", { id: hook.id });
+      check.status(res.status, 204, `DELETE ${placeName(place)}/${hook.id}`);
+      deleted = true;
+      const read = await hookRequest(ctx, place, "get", { id: hook.id });
+      check.status(read.status, 404, `GET ${placeName(place)}/${hook.id} after the delete`);
+      const again = await hookRequest(ctx, place, "remove", { id: hook.id });
+      check.status(again.status, 404, `DELETE ${placeName(place)}/${hook.id} a second time`);
+      const { hooks } = await listAll(ctx, place);
+      check.ok(!hooks.some((h) => h.id === hook.id), `GET ${placeName(place)} no longer lists hook ${hook.id}`, { expected: `no hook ${hook.id}`, actual: hooks.map((h) => h.id), pointer: "/body" });
+    } finally {
+      if (!deleted) await removeHook(ctx, hook, false);
+    }
+  }),
+];

@@ -1,0 +1,64 @@
+/**
+ * HOOKS-ORG-*: webhooks on the profile's organization (seed: Events › Webhook subscription — "A
+ * webhook is installed on an organization or on one repository"; `membership` and `repository`
+ * are organization hooks only; Ping event; contract: createOrgHook, listOrgHooks, updateOrgHook,
+ * pingOrgHook, deleteOrgHook). The Hook shape (no `test_url` on organization hooks) is the
+ * contract validators' check; the cases add the organization-only events being accepted, the
+ * ping on creation and on the ping endpoint, and the hook's life through the API.
+ */
+import type { Case, Need } from "../../core/types.ts";
+import { check } from "../../core/failure.ts";
+import { checkEvents, checkSecretHidden, freshSecret, hookRequest, orgPlace, placeName, SEED, withHook, type Hook } from "./support.ts";
+import { checkPing, checkSignatures, isPingFor, mark, waitAt } from "../webhooks/support.ts";
+
+const NEEDS: readonly Need[] = ["user", "org", "receiver"];
+
+export const ORG_CASES: Case[] = [
+  {
+    id: "HOOKS-ORG-001",
+    title: "An organization webhook takes membership and repository, has no test_url, and is pinged on creation",
+    area: "hooks",
+    seed: SEED.subscription,
+    needs: NEEDS,
+    async run(ctx) {
+      const place = orgPlace(ctx);
+      const secret = freshSecret();
+      await withHook(ctx, place, "HOOKS-ORG-001", { events: ["membership", "repository"], secret }, async (hook) => {
+        checkEvents(hook.hook.events, ["membership", "repository"], "an organization hook keeps the organization-only events");
+        check.ok(hook.hook.url.toLowerCase().endsWith(`/orgs/${place.kind === "org" ? place.org : ""}/hooks/${hook.id}`.toLowerCase()), "url is the hook's API URL, …/orgs/:org/hooks/:id", { actual: hook.hook.url, pointer: "/body/url" });
+        check.ok(!("test_url" in hook.hook), "an organization hook has no test_url", { expected: "absent", actual: hook.hook.test_url, pointer: "/body/test_url" });
+        checkSecretHidden(hook.response.text, secret, `POST ${placeName(place)}`);
+        const ping = await waitAt(ctx, hook.path, "the ping sent when the organization webhook was created", isPingFor(hook.id));
+        const payload = checkPing(ping, hook.id, "the creation ping");
+        checkSignatures(ping, secret, "the creation ping");
+        checkSecretHidden(ping.raw.toString("utf8"), secret, "the ping payload's hook");
+        const org = (payload.organization as { login?: string } | undefined)?.login;
+        if (org !== undefined && place.kind === "org") check.ok(org.toLowerCase() === place.org.toLowerCase(), "the ping's organization is the hook's", { expected: place.org, actual: org, pointer: "/body/organization/login" });
+      });
+    },
+  },
+  {
+    id: "HOOKS-ORG-002",
+    title: "An organization webhook is listed, edited, pinged through its ping endpoint and deleted",
+    area: "hooks",
+    seed: SEED.ping,
+    needs: NEEDS,
+    async run(ctx) {
+      const place = orgPlace(ctx);
+      await withHook(ctx, place, "HOOKS-ORG-002", { events: ["repository"] }, async (hook) => {
+        const list = await hookRequest(ctx, place, "list");
+        check.status(list.status, 200, `GET ${placeName(place)}`);
+        check.ok(list.json<Hook[]>().some((h) => h.id === hook.id), `GET ${placeName(place)} lists the new hook`, { expected: hook.id, actual: list.json<Hook[]>().map((h) => h.id), pointer: "/body" });
+        const edited = await hookRequest(ctx, place, "update", { id: hook.id, json: { add_events: ["membership"] } });
+        check.status(edited.status, 200, `PATCH ${placeName(place)}/${hook.id}`);
+        checkEvents(edited.json<Hook>().events, ["membership", "repository"], "add_events [membership] on [repository]");
+        // The creation ping first (if any), so the endpoint's ping is told apart from it.
+        await waitAt(ctx, hook.path, "the creation ping", isPingFor(hook.id)).catch(() => ctx.note("no ping arrived on creation (HOOKS-ORG-001 checks that)"));
+        const before = mark(ctx, hook.path);
+        const pinged = await hookRequest(ctx, place, "ping", { id: hook.id });
+        check.status(pinged.status, 204, `POST ${placeName(place)}/${hook.id}/pings`);
+        checkPing(await before.next("the ping sent by POST …/pings", isPingFor(hook.id)), hook.id, "the ping endpoint's ping");
+      });
+    },
+  },
+];

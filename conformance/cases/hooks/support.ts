@@ -1,0 +1,196 @@
+/**
+ * What the hook management and webhook delivery cases share: where hooks go (the profile's public
+ * repository or its organization), the operations for each place, and a hook's lifetime. Every
+ * case installs its own webhook pointing at its own path on the built-in receiver
+ * (`/<case id>/<nonce>`, so two runs or two hooks never share a URL, which the contract refuses),
+ * with a fresh random secret, and deletes it when done — `withHook` does the try/finally. The
+ * delete after a passing body goes through the case's client (a 204 is part of the case); after
+ * a failure it goes through a client of its own, so the curl line reported stays the request
+ * that showed the failure.
+ */
+import { randomBytes } from "node:crypto";
+import type { CaseContext } from "../../core/types.ts";
+import type { Receiver } from "../../core/receiver.ts";
+import { HttpClient, type HttpResponse } from "../../core/http.ts";
+import { check } from "../../core/failure.ts";
+
+export const SEED = {
+  subscription: "Events › Webhook subscription",
+  headers: "Events › Delivery headers",
+  ping: "Events › Ping event",
+  authentication: "Authentication › Webhook authentication",
+  payload: "Resources › Webhook delivery payload",
+  pingPayload: "Resources › Ping payload",
+  endpoints: "Endpoints › C. Webhook and service-hook related",
+  services: "Events › Service hooks",
+} as const;
+
+/** The contract's Hook, as far as the cases read it (the full shape is checked by the validators). */
+export interface Hook {
+  id: number;
+  url: string;
+  test_url?: string;
+  ping_url: string;
+  deliveries_url: string;
+  name: string;
+  events: string[];
+  active: boolean;
+  config: Record<string, string | undefined>;
+  created_at: string;
+  updated_at: string;
+  last_response: { code: number | null; status: string; message: string | null };
+}
+
+export type Place = { kind: "repo"; owner: string; repo: string; full: string } | { kind: "org"; org: string };
+
+/** The operations of one place, so a case is written once for repository and organization hooks. */
+const OPERATIONS = {
+  repo: { list: "listRepoHooks", create: "createRepoHook", get: "getRepoHook", update: "updateRepoHook", remove: "deleteRepoHook", ping: "pingRepoHook" },
+  org: { list: "listOrgHooks", create: "createOrgHook", get: "getOrgHook", update: "updateOrgHook", remove: "deleteOrgHook", ping: "pingOrgHook" },
+} as const;
+
+export type HookOperation = keyof (typeof OPERATIONS)["repo"];
+
+export function nonce(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/** A fresh secret per hook, with characters a careless implementation might mangle. */
+export function freshSecret(): string {
+  return `conformance ${randomBytes(12).toString("hex")} + it's secret`;
+}
+
+export function repoPlace(ctx: CaseContext): Place {
+  const full = ctx.profile.repos?.public;
+  if (!full) ctx.skip("profile has no public repository (repos.public)");
+  const [owner = "", repo = ""] = full.split("/");
+  return { kind: "repo", owner, repo, full };
+}
+
+export function orgPlace(ctx: CaseContext): Place {
+  const org = ctx.profile.org;
+  if (!org) ctx.skip("profile has no org");
+  return { kind: "org", org };
+}
+
+export function placeName(place: Place): string {
+  return place.kind === "repo" ? `/repos/${place.full}/hooks` : `/orgs/${place.org}/hooks`;
+}
+
+/** users[0]'s token: it administers the public repository and the organization. */
+export function adminToken(ctx: CaseContext): string {
+  const token = ctx.profile.users[0]?.token;
+  if (!token) ctx.skip("profile has no token for users[0]");
+  return token;
+}
+
+export function receiverOf(ctx: CaseContext): Receiver {
+  if (!ctx.receiver) ctx.skip("the run has no webhook receiver");
+  return ctx.receiver;
+}
+
+function placeParams(place: Place): Record<string, string> {
+  return place.kind === "repo" ? { owner: place.owner, repo: place.repo } : { org: place.org };
+}
+
+/** One hook operation on a place, through `client` (the case's own by default), validated against the contract. */
+export function hookRequest(
+  ctx: CaseContext,
+  place: Place,
+  operation: HookOperation,
+  options: { id?: number; json?: unknown; page?: number; client?: HttpClient } = {},
+): Promise<HttpResponse> {
+  const params: Record<string, string | number> = { ...placeParams(place), ...(options.id !== undefined ? { hook_id: options.id } : {}) };
+  return (options.client ?? ctx.http).request({
+    operationId: OPERATIONS[place.kind][operation],
+    params,
+    token: adminToken(ctx),
+    ...(options.json !== undefined ? { json: options.json } : {}),
+    ...(options.page !== undefined ? { query: { page: options.page } } : {}),
+  });
+}
+
+export interface HookSpec {
+  /** Left out of the request when undefined (the default subscription). */
+  events?: string[];
+  contentType?: "json" | "form";
+  /** A secret to configure; none when undefined. */
+  secret?: string;
+  active?: boolean;
+}
+
+export interface Installed {
+  place: Place;
+  hook: Hook;
+  id: number;
+  /** The receiver path the hook delivers to, and the full URL configured. */
+  path: string;
+  url: string;
+  secret?: string;
+  response: HttpResponse;
+}
+
+/** The create request body for a webhook delivering to `url`. */
+export function createBody(url: string, spec: HookSpec): Record<string, unknown> {
+  const config: Record<string, string> = { url };
+  if (spec.contentType) config.content_type = spec.contentType;
+  if (spec.secret !== undefined) config.secret = spec.secret;
+  return { name: "web", config, ...(spec.events ? { events: spec.events } : {}), ...(spec.active !== undefined ? { active: spec.active } : {}) };
+}
+
+/** A new receiver path for one hook of a case. */
+export function hookPath(caseId: string, label = "hook"): string {
+  return `/${caseId}/${label}-${nonce()}`;
+}
+
+/** Creates a webhook on `place` delivering to a fresh receiver path; 201 or the case fails. */
+export async function installHook(ctx: CaseContext, place: Place, caseId: string, spec: HookSpec, label?: string): Promise<Installed> {
+  const path = hookPath(caseId, label);
+  const url = receiverOf(ctx).url(path);
+  const response = await hookRequest(ctx, place, "create", { json: createBody(url, spec) });
+  check.status(response.status, 201, `POST ${placeName(place)} creates the webhook (201)`);
+  const hook = response.json<Hook>();
+  check.ok(Number.isInteger(hook.id), "the created hook has an id", { actual: hook.id, pointer: "/body/id" });
+  return { place, hook, id: hook.id, path, url, secret: spec.secret, response };
+}
+
+/** Deletes the hook; when `strict`, the answer must be 204. */
+export async function removeHook(ctx: CaseContext, installed: Installed, strict: boolean): Promise<void> {
+  if (strict) {
+    const res = await hookRequest(ctx, installed.place, "remove", { id: installed.id });
+    check.status(res.status, 204, `DELETE ${placeName(installed.place)}/${installed.id} deletes the hook (204)`);
+    return;
+  }
+  // After a failure: a side client, so the case's last request (its curl line) stays the one that failed.
+  const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
+  await hookRequest(ctx, installed.place, "remove", { id: installed.id, client: side }).catch(() => undefined);
+}
+
+/** Installs a webhook, runs `body` with it, and deletes it whatever happens. */
+export async function withHook(ctx: CaseContext, place: Place, caseId: string, spec: HookSpec, body: (hook: Installed) => Promise<void>): Promise<void> {
+  const installed = await installHook(ctx, place, caseId, spec);
+  let passed = false;
+  try {
+    await body(installed);
+    passed = true;
+  } finally {
+    await removeHook(ctx, installed, passed);
+  }
+}
+
+/** Set equality of event lists, order aside (implementations may sort them). */
+export function sameEvents(actual: readonly string[] | undefined, expected: readonly string[]): boolean {
+  if (!Array.isArray(actual) || actual.length !== expected.length) return false;
+  return [...actual].sort().join(",") === [...expected].sort().join(",");
+}
+
+export function checkEvents(actual: readonly string[] | undefined, expected: readonly string[], message: string, pointer = "/body/events"): void {
+  if (!sameEvents(actual, expected)) check.fail(message, { expected: [...expected].sort(), actual, pointer });
+}
+
+/** The write-only secret must not appear anywhere in a response's raw text. */
+export function checkSecretHidden(text: string, secret: string | undefined, where: string): void {
+  if (!secret) return;
+  const leaked = [secret, JSON.stringify(secret).slice(1, -1)].some((form) => text.includes(form));
+  check.ok(!leaked, `${where}: the config secret is write-only and never returned`, { expected: "no secret in the response", actual: "the secret appears in the body", pointer: "/body/config/secret" });
+}

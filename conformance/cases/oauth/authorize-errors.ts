@@ -1,0 +1,112 @@
+/**
+ * OAUTH-ERROR-* and OAUTH-STATE-*: how the authorize step fails and what it hands back (seed:
+ * Errors › Authorization request errors; Endpoints › D, `state` "returned unchanged on
+ * redirect"). Errors redirect to the registered callback URL with error, error_description,
+ * error_uri and the state sent; an unknown client_id has no callback to trust, so it gets an
+ * error page and never a redirect (an open redirector otherwise). `state` must survive any
+ * characters a client may put in it, on the code redirect and on error redirects alike.
+ */
+import type { Case, CaseContext } from "../../core/types.ts";
+import { check } from "../../core/failure.ts";
+import { app, callback, checkErrorRedirect, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, redirectQuery, revokeGrant, SEED } from "./support.ts";
+
+/** Characters that break naive encoding: spaces, +, /, ?, &, =, #, %, quotes, angle brackets, non-ASCII. */
+export const ODD_STATE = `a b+c/d?e=f&g=h#i%20j~k'l"m<n>é😀`;
+
+/** A path under the callback that no rule rejects, for error redirects that must ignore it. */
+function elsewherePath(ctx: CaseContext): string {
+  const cb = callback(ctx);
+  return `${cb.origin}${cb.pathname.startsWith("/bar") ? "/elsewhere" : "/bar"}`;
+}
+
+async function deny(ctx: CaseContext, query: Record<string, string>): Promise<URL> {
+  const location = await ctx.authorize(query, { decision: "deny" });
+  const code = location.searchParams.get("code");
+  if (!code || location.searchParams.has("error")) return location;
+  // The user had already granted these scopes, so there was no consent page to deny: take the
+  // token, revoke the grant, and ask again.
+  ctx.note("the authorize page completed at once (an earlier grant); revoking it and asking again");
+  const { body } = await exchange(ctx, { ...credentials(ctx), code });
+  if (body.access_token) await revokeGrant(ctx, body.access_token);
+  return ctx.authorize(query, { decision: "deny" });
+}
+
+export const AUTHORIZE_ERROR_CASES: Case[] = [
+  {
+    id: "OAUTH-ERROR-001",
+    title: "redirect_uri_mismatch redirects to the registered callback with error, error_description, error_uri and state",
+    area: "oauth",
+    seed: SEED.authorizeErrors,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const state = freshState();
+      const location = await ctx.authorize({ client_id: app(ctx).clientId, redirect_uri: elsewherePath(ctx), state });
+      const params = checkErrorRedirect(ctx, location, "redirect_uri_mismatch", state);
+      check.ok(params.error_description && params.error_description.length > 0, "error_description is not empty", { actual: params.error_description, pointer: "/headers/location/error_description" });
+      check.matches(params.error_uri, /^https?:\/\/\S+$/, "error_uri is an absolute URL", "/headers/location/error_uri");
+    },
+  },
+  {
+    id: "OAUTH-ERROR-002",
+    title: "An unknown client_id gets an error page (404), never a redirect",
+    area: "oauth",
+    seed: SEED.authorize,
+    needs: ["app"],
+    async run(ctx) {
+      const clientId = `conformance-unknown-${freshState()}`;
+      const redirects = [app(ctx).callbackUrl, "https://conformance-elsewhere.invalid/callback"];
+      for (const redirect_uri of redirects) {
+        const res = await ctx.http.request({ operationId: "authorize", query: { client_id: clientId, redirect_uri, state: freshState() }, headers: { accept: "text/html" } });
+        check.status(res.status, 404, `an unknown client_id (redirect_uri ${redirect_uri}) gets the 404 error page`);
+        check.equal(res.headers.get("location"), null, "no Location: an unknown client has no callback to trust", "/headers/location");
+        check.matches(res.headers.get("content-type"), /^text\/html/i, "the error page is HTML", "/headers/content-type");
+      }
+    },
+  },
+  {
+    id: "OAUTH-ERROR-003",
+    title: "Denying the application redirects to the registered callback with access_denied and state",
+    area: "oauth",
+    seed: SEED.authorizeErrors,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const state = freshState();
+      // A scope few applications ask for, so an earlier grant rarely covers it.
+      const location = await deny(ctx, { client_id: app(ctx).clientId, scope: "read:public_key", state });
+      checkErrorRedirect(ctx, location, "access_denied", state);
+    },
+  },
+  {
+    id: "OAUTH-STATE-001",
+    title: "A state with unusual characters comes back unchanged with the code",
+    area: "oauth",
+    seed: SEED.authorize,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const { params } = await expectCode(ctx, { state: ODD_STATE });
+      check.equal(params.state, ODD_STATE, "the state comes back unchanged", "/headers/location/state");
+    },
+  },
+  {
+    id: "OAUTH-STATE-002",
+    title: "A state with unusual characters comes back unchanged on an error redirect",
+    area: "oauth",
+    seed: SEED.authorizeErrors,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const location = await ctx.authorize({ client_id: app(ctx).clientId, redirect_uri: elsewherePath(ctx), state: ODD_STATE });
+      checkErrorRedirect(ctx, location, "redirect_uri_mismatch", ODD_STATE);
+    },
+  },
+  {
+    id: "OAUTH-STATE-003",
+    title: "Without a state the redirect carries no state parameter",
+    area: "oauth",
+    seed: SEED.authorize,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const { location } = await expectCode(ctx, {});
+      check.ok(!redirectQuery(location).hasOwnProperty("state"), "no state parameter when none was sent", { expected: "no state", actual: location.href, pointer: "/headers/location/state" });
+    },
+  },
+];

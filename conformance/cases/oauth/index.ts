@@ -1,0 +1,15 @@
+/**
+ * The OAuth area: the web application flow on the web host and the token on API requests
+ * (seed: Authentication, Endpoints › D, Errors). One module per topic; this table is what the
+ * runner loads. The application_suspended error is not here: the profile describes no suspended
+ * application to try it with.
+ */
+import type { Case } from "../../core/types.ts";
+import { REDIRECT_CASES } from "./redirect-uri.ts";
+import { AUTHORIZE_ERROR_CASES } from "./authorize-errors.ts";
+import { SCOPE_CASES } from "./scopes.ts";
+import { TOKEN_CASES } from "./token.ts";
+import { TRANSPORT_CASES } from "./transport.ts";
+import { FLOW_CASES } from "./flow.ts";
+
+export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES];

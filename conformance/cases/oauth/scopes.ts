@@ -1,0 +1,64 @@
+/**
+ * OAUTH-SCOPE-*: scopes through the web flow and the scope headers (seed: Authentication › Web
+ * application flow, "Scope normalization": `user, gist, user:email` → `user, gist`; the Scopes
+ * table's implications; Authentication › Scope headers). The normalized list must be what the
+ * token stores, so each case checks the token response and `X-OAuth-Scopes` on an API request
+ * made with the token. Order within a list is not part of the rule: lists compare as sets.
+ */
+import type { Case, CaseContext } from "../../core/types.ts";
+import type { OperationId } from "../../core/http.ts";
+import { check } from "../../core/failure.ts";
+import { acceptedScopes } from "./accepted-scopes.ts";
+import { OAUTH_NEEDS, revokeGrant, scopeSet, SEED, tokenFor } from "./support.ts";
+
+/** X-OAuth-Scopes (and X-Accepted-OAuth-Scopes) of an API request made with `token`. */
+async function scopeHeaders(ctx: CaseContext, token: string, operationId: OperationId = "listPublicEvents", params: Record<string, string> = {}) {
+  const res = await ctx.http.request({ operationId, params, token });
+  check.status(res.status, 200, `${operationId} with the new token`);
+  const granted = res.headers.get("x-oauth-scopes");
+  const accepted = res.headers.get("x-accepted-oauth-scopes");
+  check.ok(granted !== null, "a token-authenticated response carries X-OAuth-Scopes", { expected: "the header", actual: null, pointer: "/headers/x-oauth-scopes" });
+  check.ok(accepted !== null, "a token-authenticated response carries X-Accepted-OAuth-Scopes", { expected: "the header", actual: null, pointer: "/headers/x-accepted-oauth-scopes" });
+  return { granted: scopeSet(granted), accepted: scopeSet(accepted) };
+}
+
+function normalization(id: string, title: string, requested: string, expected: string[]): Case {
+  return {
+    id,
+    title,
+    area: "oauth",
+    seed: SEED.scopes,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const { token, scope } = await tokenFor(ctx, requested);
+      check.equal(scopeSet(scope), expected, `requesting "${requested}": the token response's scope`, "/body/scope");
+      const { granted } = await scopeHeaders(ctx, token);
+      check.equal(granted, expected, `requesting "${requested}": X-OAuth-Scopes of the token`, "/headers/x-oauth-scopes");
+      await revokeGrant(ctx, token);
+    },
+  };
+}
+
+export const SCOPE_CASES: Case[] = [
+  normalization("OAUTH-SCOPE-001", "user,gist,user:email is stored as user,gist", "user,gist,user:email", ["gist", "user"]),
+  normalization("OAUTH-SCOPE-002", "Scopes implied by another requested one are dropped (user:follow by user, read:repo_hook by admin:repo_hook)", "user,user:follow,admin:repo_hook,read:repo_hook", ["admin:repo_hook", "user"]),
+  normalization("OAUTH-SCOPE-003", "Space-separated scopes are accepted like comma-separated ones", "repo user", ["repo", "user"]),
+  normalization("OAUTH-SCOPE-005", "No scope requested: a token with an empty scope list", "", []),
+  {
+    id: "OAUTH-SCOPE-004",
+    title: "X-OAuth-Scopes lists the token's scopes and X-Accepted-OAuth-Scopes the operation's",
+    area: "oauth",
+    seed: SEED.scopeHeaders,
+    needs: [...OAUTH_NEEDS, "public-repo"],
+    async run(ctx) {
+      const { token } = await tokenFor(ctx, "repo,user");
+      const [owner, repo] = ctx.profile.repos!.public!.split("/") as [string, string];
+      for (const [operationId, params] of [["listRepoEvents", { owner, repo }], ["listPublicEvents", {}]] as const) {
+        const { granted, accepted } = await scopeHeaders(ctx, token, operationId, params);
+        check.equal(granted, ["repo", "user"], `${operationId}: X-OAuth-Scopes`, "/headers/x-oauth-scopes");
+        check.equal(accepted, acceptedScopes(operationId), `${operationId}: X-Accepted-OAuth-Scopes (the contract's x-accepted-scopes)`, "/headers/x-accepted-oauth-scopes");
+      }
+      await revokeGrant(ctx, token);
+    },
+  },
+];

@@ -1,0 +1,155 @@
+/**
+ * What the OAuth cases share: the seed sections they cite, going through the authorize page and
+ * reading its redirect (a code, or an error for the registered callback), the token exchange in
+ * its three formats, and tidying up — a case that obtained a token revokes the grant again, so
+ * the next case sees the consent page as a first-time user would (and a deny can be pressed).
+ */
+import { createRequire } from "node:module";
+import { validateSchema } from "../../../generated/validators/index.js";
+import type { CaseContext } from "../../core/types.ts";
+import type { ProfileApp } from "../../core/profile.ts";
+import type { HttpResponse } from "../../core/http.ts";
+import { check } from "../../core/failure.ts";
+
+export const SEED = {
+  flow: "Authentication › Web application flow",
+  redirect: "Authentication › Web application flow (Redirect URI)",
+  authorize: "Endpoints › D › GET {auth_url}/login/oauth/authorize",
+  token: "Endpoints › D › POST {auth_url}/login/oauth/access_token",
+  authorizeErrors: "Errors › Authorization request errors",
+  tokenErrors: "Errors › Access token request errors",
+  scopes: "Authentication › Web application flow (scope normalization)",
+  scopeHeaders: "Authentication › Scope headers",
+  sending: "Authentication › Sending the token",
+} as const;
+
+export const OAUTH_NEEDS = ["app", "authorize"] as const;
+
+export function app(ctx: CaseContext): ProfileApp {
+  const a = ctx.profile.app;
+  if (!a) ctx.skip("the profile has no OAuth application");
+  return a;
+}
+
+export function callback(ctx: CaseContext): URL {
+  return new URL(app(ctx).callbackUrl);
+}
+
+/** A random state, to tell this case's redirects from any other's. */
+export function freshState(): string {
+  return `st-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+}
+
+/** The query of a redirect as single values; a parameter sent twice is itself a defect. */
+export function redirectQuery(location: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of new Set(location.searchParams.keys())) {
+    const all = location.searchParams.getAll(key);
+    check.equal(all.length, 1, `the redirect carries "${key}" once`, `/headers/location/${key}`);
+    out[key] = all[0]!;
+  }
+  return out;
+}
+
+function sameTarget(a: URL, b: URL): boolean {
+  return a.origin === b.origin && a.pathname === b.pathname;
+}
+
+/** Through the authorize page expecting a code at `expectedTarget` (default: the callback). */
+export async function expectCode(ctx: CaseContext, query: Record<string, string>, expectedTarget?: string): Promise<{ location: URL; code: string; params: Record<string, string> }> {
+  const location = await ctx.authorize({ client_id: app(ctx).clientId, ...query });
+  const params = redirectQuery(location);
+  check.ok(!params.error, `the authorize request was refused with ${params.error}`, { expected: "a redirect with code", actual: location.href, pointer: "/headers/location" });
+  check.ok(params.code, "the redirect carries a code", { expected: "code=…", actual: location.href, pointer: "/headers/location" });
+  const target = new URL(expectedTarget ?? app(ctx).callbackUrl);
+  check.ok(sameTarget(location, target), "the code is sent to the redirect URI", { expected: `${target.origin}${target.pathname}`, actual: location.href, pointer: "/headers/location" });
+  return { location, code: params.code!, params };
+}
+
+/**
+ * An authorize error: the redirect goes to the registered callback URL with error,
+ * error_description, error_uri (OAuthAuthorizeError) and the state sent.
+ */
+export function checkErrorRedirect(ctx: CaseContext, location: URL, error: string, state: string | undefined): Record<string, string> {
+  const params = redirectQuery(location);
+  check.equal(params.error, error, `the redirect reports error=${error}`, "/headers/location/error");
+  const cb = callback(ctx);
+  check.ok(sameTarget(location, cb), "errors go to the registered callback URL", { expected: `${cb.origin}${cb.pathname}`, actual: `${location.origin}${location.pathname}`, pointer: "/headers/location" });
+  check.ok(!params.code, "an error redirect carries no code", { actual: location.href, pointer: "/headers/location/code" });
+  const fields = Object.fromEntries(Object.entries(params).filter(([k]) => ["error", "error_description", "error_uri", "state"].includes(k)));
+  const verdict = validateSchema("OAuthAuthorizeError", fields);
+  if (!verdict.valid) check.fail(`the error parameters break OAuthAuthorizeError: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, { actual: fields, pointer: "/headers/location" });
+  check.equal(params.state, state, "the state comes back unchanged", "/headers/location/state");
+  return params;
+}
+
+export type TokenBody = Record<string, string>;
+
+let xmlParser: { parse(text: string): Record<string, unknown> } | undefined;
+function xml(): { parse(text: string): Record<string, unknown> } {
+  if (!xmlParser) {
+    const { XMLParser } = createRequire(import.meta.url)("fast-xml-parser") as { XMLParser: new (o: object) => { parse(text: string): Record<string, unknown> } };
+    xmlParser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
+  }
+  return xmlParser;
+}
+
+/** The XML body's root element name and its children as strings. */
+export function parseXmlBody(text: string): { root: string | undefined; fields: TokenBody } {
+  const doc = xml().parse(text);
+  const roots = Object.keys(doc).filter((k) => !k.startsWith("?"));
+  const root = roots.length === 1 ? roots[0] : undefined;
+  const node = root ? doc[root] : undefined;
+  const fields: TokenBody = {};
+  if (node && typeof node === "object") for (const [k, v] of Object.entries(node)) fields[k] = typeof v === "string" ? v : String(v ?? "");
+  return { root, fields };
+}
+
+export function mediaTypeOf(res: HttpResponse): string {
+  return (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** The token response's fields, read the way its Content-Type says. */
+export function tokenBody(res: HttpResponse): TokenBody {
+  const type = mediaTypeOf(res);
+  if (type === "application/json") return res.json<TokenBody>();
+  if (type === "application/xml" || type === "text/xml") return parseXmlBody(res.text).fields;
+  return Object.fromEntries(new URLSearchParams(res.text));
+}
+
+/** POST the token request (a form, as OAuth clients send it), with the given Accept. */
+export async function exchange(ctx: CaseContext, fields: Record<string, string>, accept = "application/json"): Promise<{ res: HttpResponse; body: TokenBody }> {
+  const res = await ctx.http.request({ operationId: "createAccessToken", form: fields, headers: { accept } });
+  check.status(res.status, 200, "the token endpoint answers 200 (errors too)");
+  return { res, body: tokenBody(res) };
+}
+
+export function credentials(ctx: CaseContext): { client_id: string; client_secret: string } {
+  const a = app(ctx);
+  return { client_id: a.clientId, client_secret: a.clientSecret };
+}
+
+/** The whole flow: a token for `scope`, its granted scope and the code it came from. */
+export async function tokenFor(ctx: CaseContext, scope: string): Promise<{ token: string; scope: string; code: string }> {
+  const { code } = await expectCode(ctx, { scope, state: freshState() });
+  const { body } = await exchange(ctx, { ...credentials(ctx), code });
+  check.ok(!body.error, `the code exchange failed with ${body.error}`, { expected: "access_token", actual: body, pointer: "/body/error" });
+  check.ok(body.access_token, "the token response has access_token", { actual: body, pointer: "/body/access_token" });
+  return { token: body.access_token!, scope: body.scope ?? "", code };
+}
+
+/** Revoke the application's grant again (best effort: a failure here is noted, not fatal). */
+export async function revokeGrant(ctx: CaseContext, token: string): Promise<void> {
+  const a = app(ctx);
+  try {
+    const res = await ctx.http.request({ operationId: "revokeApplicationGrant", params: { client_id: a.clientId, access_token: token }, basic: { username: a.clientId, password: a.clientSecret } });
+    if (res.status !== 204) ctx.note(`tidying up: revoking the grant answered ${res.status}`);
+  } catch (error) {
+    ctx.note(`tidying up: revoking the grant failed: ${(error as Error).message}`);
+  }
+}
+
+/** A comma-separated scope list as a sorted set (order is not part of the rule). */
+export function scopeSet(value: string | null | undefined): string[] {
+  return [...new Set((value ?? "").split(/[\s,]+/).map((s) => s.trim()).filter(Boolean))].sort();
+}

@@ -1,0 +1,37 @@
+/**
+ * WEBHOOK-HEADERS-*: the headers of every delivery (seed: Events › Delivery headers —
+ * X-Service-Event, X-Service-Delivery, Content-Type, User-Agent `Service-Hookshot/…`; DESIGN and
+ * contract: the delivery ID is a UUID). Each delivery's event is judged from its payload (a ping
+ * has zen and hook_id, a push ref and commits), so a wrong X-Service-Event is caught rather than
+ * trusted, and the IDs must differ from one delivery to the next.
+ */
+import type { Case } from "../../core/types.ts";
+import { check } from "../../core/failure.ts";
+import { freshSecret, repoPlace, SEED, withHook } from "../hooks/support.ts";
+import { eventOf, JSON_TYPE, kindOf, nameOf, pushAndPing, UUID, webhookCase } from "./support.ts";
+
+export const HEADER_CASES: Case[] = [
+  webhookCase(
+    "WEBHOOK-HEADERS-001",
+    "Every delivery carries X-Service-Event, its own UUID X-Service-Delivery, a Service-Hookshot/ User-Agent and Content-Type",
+    SEED.headers,
+    ["trigger"],
+    async (ctx, id) => {
+      await withHook(ctx, repoPlace(ctx), id, { events: ["push"], secret: freshSecret() }, async (hook) => {
+        const all = await pushAndPing(ctx, hook);
+        for (const d of all) {
+          const name = nameOf(d, all);
+          check.equal(d.method, "POST", `${name}: a delivery is an HTTP POST`, "/method");
+          const kind = kindOf(d);
+          check.ok(kind, `${name}: a hook subscribed to push gets ping and push payloads only`, { expected: "a ping (zen, hook_id) or push (ref, commits) payload", actual: d.raw.toString("utf8").slice(0, 200), pointer: "/body" });
+          check.equal(eventOf(d), kind, `${name}: X-Service-Event names the event of the payload`, "/headers/x-service-event");
+          check.matches(d.headers["x-service-delivery"], UUID, `${name}: X-Service-Delivery is a UUID`, "/headers/x-service-delivery");
+          check.matches(d.headers["user-agent"], /^Service-Hookshot\//, `${name}: User-Agent begins with Service-Hookshot/`, "/headers/user-agent");
+          check.equal(d.headers["content-type"], JSON_TYPE, `${name}: Content-Type is application/json (content_type json)`, "/headers/content-type");
+        }
+        const ids = all.map((d) => d.headers["x-service-delivery"]);
+        check.equal(new Set(ids).size, ids.length, "each delivery has its own X-Service-Delivery", "/headers/x-service-delivery");
+      });
+    },
+  ),
+];

@@ -1,0 +1,64 @@
+/**
+ * WEBHOOK-SIGNATURE-*: delivery signatures (seed: Authentication › Webhook authentication, Events ›
+ * Delivery headers — an HMAC hex digest of the payload keyed with the hook's secret, sent when a
+ * secret is configured; DESIGN and contract: `X-Hub-Signature: sha1=…` and `X-Hub-Signature-256:
+ * sha256=…` over the exact body bytes). The receiver keeps the raw bytes, so the HMACs are
+ * recomputed over exactly what arrived: a signature over a re-serialized payload fails, with a
+ * hint naming what was signed instead.
+ */
+import type { Case } from "../../core/types.ts";
+import { check } from "../../core/failure.ts";
+import { checkSecretHidden, freshSecret, hookRequest, placeName, repoPlace, SEED, withHook, type Hook, type Installed } from "../hooks/support.ts";
+import type { CaseContext } from "../../core/types.ts";
+import { checkNoSignatures, checkSignatures, creationPing, FORM_TYPE, isPingFor, mark, nameOf, pushAndPing, webhookCase } from "./support.ts";
+
+/** A ping through the endpoint, after an edit: the delivery it makes. */
+async function pingAfterEdit(ctx: CaseContext, hook: Installed, config: Record<string, string>, secret: string | undefined) {
+  const res = await hookRequest(ctx, hook.place, "update", { id: hook.id, json: { config } });
+  check.status(res.status, 200, `PATCH ${placeName(hook.place)}/${hook.id} {config}`);
+  checkSecretHidden(res.text, secret, `PATCH ${placeName(hook.place)}/${hook.id}`);
+  check.equal(res.json<Hook>().config.url, hook.url, "the edited config keeps the url sent", "/body/config/url");
+  const before = mark(ctx, hook.path);
+  const pinged = await hookRequest(ctx, hook.place, "ping", { id: hook.id });
+  check.status(pinged.status, 204, `POST ${placeName(hook.place)}/${hook.id}/pings`);
+  return before.next("the ping sent by POST …/pings after the edit", isPingFor(hook.id));
+}
+
+export const SIGNATURE_CASES: Case[] = [
+  webhookCase("WEBHOOK-SIGNATURE-001", "With a secret, X-Hub-Signature (sha1) and X-Hub-Signature-256 are HMACs of the exact JSON bytes received", SEED.authentication, ["trigger"], async (ctx, id) => {
+    const secret = freshSecret();
+    await withHook(ctx, repoPlace(ctx), id, { events: ["push"], secret }, async (hook) => {
+      const all = await pushAndPing(ctx, hook);
+      for (const d of all) checkSignatures(d, secret, nameOf(d, all));
+    });
+  }),
+
+  webhookCase("WEBHOOK-SIGNATURE-002", "Without a secret, deliveries carry no signature headers", SEED.authentication, ["trigger"], async (ctx, id) => {
+    await withHook(ctx, repoPlace(ctx), id, { events: ["push"] }, async (hook) => {
+      const all = await pushAndPing(ctx, hook);
+      for (const d of all) checkNoSignatures(d, nameOf(d, all));
+    });
+  }),
+
+  webhookCase("WEBHOOK-SIGNATURE-003", "A form hook's signatures are HMACs of the exact form bytes received (payload=…)", SEED.authentication, ["trigger"], async (ctx, id) => {
+    const secret = freshSecret();
+    await withHook(ctx, repoPlace(ctx), id, { events: ["push"], contentType: "form", secret }, async (hook) => {
+      const all = await pushAndPing(ctx, hook);
+      for (const d of all) {
+        check.equal(d.headers["content-type"], FORM_TYPE, `${nameOf(d, all)}: Content-Type is ${FORM_TYPE} (content_type form)`, "/headers/content-type");
+        checkSignatures(d, secret, nameOf(d, all));
+      }
+    });
+  }),
+
+  webhookCase("WEBHOOK-SIGNATURE-004", 'Editing config: a left-out secret keeps the signatures, a new secret signs, "" removes them', SEED.authentication, [], async (ctx, id) => {
+    const first = freshSecret();
+    await withHook(ctx, repoPlace(ctx), id, { events: ["push"], secret: first }, async (hook) => {
+      await creationPing(ctx, hook);
+      checkSignatures(await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json" }, first), first, "the ping after an edit leaving the secret out (still signed with it)");
+      const second = freshSecret();
+      checkSignatures(await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json", secret: second }, second), second, "the ping after setting a new secret (signed with the new one)");
+      checkNoSignatures(await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json", secret: "" }, undefined), 'the ping after setting secret "" (no secret, so unsigned)');
+    });
+  }),
+];

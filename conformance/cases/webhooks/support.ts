@@ -1,0 +1,259 @@
+/**
+ * Reading what a hook's path on the built-in receiver got: waiting for a delivery (with a failure
+ * that lists what did arrive instead), a mark before an action so only later deliveries count,
+ * the payload out of a JSON or form body, what kind of payload it is (a ping, a push) judged from
+ * its fields rather than from the headers under test, the signatures recomputed over the raw
+ * bytes received, and the payload against its webhook schema with the generated validators.
+ * Waits are bounded by profile.deliveryTimeoutMs; on loopback a delivery takes milliseconds, so
+ * only a missing one costs the whole bound.
+ */
+import { createHmac } from "node:crypto";
+import type { Case, CaseContext, Need } from "../../core/types.ts";
+import type { ReceivedDelivery } from "../../core/receiver.ts";
+import { check, CaseFailure } from "../../core/failure.ts";
+import { validateWebhook, webhookEvents } from "../../../generated/validators/index.js";
+import { hookRequest, placeName, receiverOf, type Installed } from "../hooks/support.ts";
+
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+
+/** How long to keep listening for a delivery that must NOT come, once a later one has arrived. */
+export const QUIET_MS = 1_500;
+
+export const JSON_TYPE = "application/json";
+export const FORM_TYPE = "application/x-www-form-urlencoded";
+
+export function deliveryTimeout(ctx: CaseContext): number {
+  return ctx.profile.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The first delivery anywhere on the receiver matching `match` (already in or arriving), or a rejection after timeoutMs. */
+export function receivedAt(ctx: CaseContext, match: (d: ReceivedDelivery) => boolean, timeoutMs: number): Promise<ReceivedDelivery> {
+  return receiverOf(ctx).waitFor(match, timeoutMs);
+}
+
+/** Every delivery received at `path`, oldest first. */
+export function deliveriesAt(ctx: CaseContext, path: string): ReceivedDelivery[] {
+  return receiverOf(ctx).received().filter((d) => d.path === path);
+}
+
+export function eventOf(d: ReceivedDelivery): string | undefined {
+  return d.headers["x-service-event"];
+}
+
+/** One line per delivery, for failure messages: what arrived instead. */
+export function summarize(d: ReceivedDelivery): string {
+  const kind = kindOf(d);
+  return `X-Service-Event: ${eventOf(d) ?? "(none)"}, X-Service-Delivery: ${d.headers["x-service-delivery"] ?? "(none)"}, payload looks like: ${kind ?? "?"}, ${d.raw.length} bytes`;
+}
+
+/** A point in a path's deliveries: `next` waits only for ones that arrive after it. */
+export interface Mark {
+  next(what: string, match?: (d: ReceivedDelivery) => boolean, timeoutMs?: number): Promise<ReceivedDelivery>;
+  since(): ReceivedDelivery[];
+}
+
+export function mark(ctx: CaseContext, path: string): Mark {
+  return markFrom(ctx, path, new Set(deliveriesAt(ctx, path)));
+}
+
+/** Waits for a delivery at `path`, counting every one since the hook was created (its ping, say). */
+export function waitAt(ctx: CaseContext, path: string, what: string, match?: (d: ReceivedDelivery) => boolean, timeoutMs?: number): Promise<ReceivedDelivery> {
+  return markFrom(ctx, path, new Set()).next(what, match, timeoutMs);
+}
+
+function markFrom(ctx: CaseContext, path: string, before: ReadonlySet<ReceivedDelivery>): Mark {
+  const receiver = receiverOf(ctx);
+  const since = () => deliveriesAt(ctx, path).filter((d) => !before.has(d));
+  return {
+    since,
+    async next(what, match = () => true, timeoutMs = deliveryTimeout(ctx)) {
+      try {
+        return await receiver.waitFor((d) => d.path === path && !before.has(d) && match(d), timeoutMs);
+      } catch (error) {
+        if (!(error instanceof CaseFailure)) throw error;
+        const arrived = since().map(summarize);
+        throw new CaseFailure(`${what}: nothing matching arrived at the hook's URL within ${timeoutMs} ms`, {
+          expected: what,
+          actual: arrived.length > 0 ? arrived : `no delivery at ${path}`,
+        });
+      }
+    },
+  };
+}
+
+/** The payload of a delivery: the JSON body, or the JSON in the `payload` field of a form body. */
+export function payloadOf(d: ReceivedDelivery): Record<string, unknown> {
+  const text = d.raw.toString("utf8");
+  const type = (d.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  let json: string | null = text;
+  if (type === FORM_TYPE || (type !== JSON_TYPE && text.startsWith("payload="))) json = new URLSearchParams(text).get("payload");
+  if (json === null) throw new CaseFailure(`the ${eventOf(d) ?? "?"} delivery's form body has no payload field`, { expected: "payload=<url-encoded JSON>", actual: text.slice(0, 200), pointer: "/body" });
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new CaseFailure(`the ${eventOf(d) ?? "?"} delivery's payload is not JSON`, { expected: "a JSON object", actual: json.slice(0, 200), pointer: "/body" });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new CaseFailure(`the ${eventOf(d) ?? "?"} delivery's payload is not a JSON object`, { expected: "a JSON object", actual: json.slice(0, 200), pointer: "/body" });
+  return value as Record<string, unknown>;
+}
+
+function tryPayload(d: ReceivedDelivery): Record<string, unknown> | undefined {
+  try {
+    return payloadOf(d);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a payload is by its fields (ping: zen + hook_id; push: ref + commits), independent of the headers. */
+export function kindOf(d: ReceivedDelivery): "ping" | "push" | undefined {
+  const p = tryPayload(d);
+  if (!p) return undefined;
+  if (typeof p.zen === "string" && "hook_id" in p) return "ping";
+  if (typeof p.ref === "string" && Array.isArray(p.commits)) return "push";
+  return undefined;
+}
+
+/** A ping for hook `id`: by its header, or by its fields when the header is wrong (checked separately). */
+export function isPingFor(id: number): (d: ReceivedDelivery) => boolean {
+  return (d) => eventOf(d) === "ping" || (kindOf(d) === "ping" && tryPayload(d)?.hook_id === id);
+}
+
+export const isEvent =
+  (event: string) =>
+  (d: ReceivedDelivery): boolean =>
+    eventOf(d) === event;
+
+/** The payload against the webhook schema of its event (the generated validators). */
+export function checkPayloadSchema(event: string | undefined, payload: unknown, where: string): void {
+  check.ok(event !== undefined && (webhookEvents as readonly string[]).includes(event), `${where}: X-Service-Event names a webhook event, whose schema the payload is checked against`, {
+    expected: [...webhookEvents],
+    actual: event ?? "(no header)",
+    pointer: "/headers/x-service-event",
+  });
+  const verdict = validateWebhook(event, payload);
+  if (verdict.valid) return;
+  const [first] = verdict.errors;
+  check.fail(`${where}: the ${event} payload breaks its webhook schema: ${verdict.errors.slice(0, 3).map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, {
+    pointer: `/body${first?.path ?? ""}`,
+    actual: first ? valueAt(payload, first.path) : undefined,
+  });
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let node: any = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = node[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return node;
+}
+
+export function hmac(algorithm: "sha1" | "sha256", secret: string, bytes: Buffer | string): string {
+  return createHmac(algorithm, secret).update(bytes).digest("hex");
+}
+
+/** Bodies a careless signer might have signed instead of the bytes sent: a hint for the message. */
+function signedInstead(d: ReceivedDelivery, secret: string, algorithm: "sha1" | "sha256", header: string): string | undefined {
+  const payload = tryPayload(d);
+  if (!payload) return undefined;
+  const text = d.raw.toString("utf8");
+  const form = text.startsWith("payload=") ? new URLSearchParams(text).get("payload") : null;
+  const candidates: [string, string][] = [
+    ...(form !== null
+      ? ([
+          ["the JSON inside the form body rather than the form body", form],
+          ["a form body rebuilt from the payload re-serialized", new URLSearchParams({ payload: JSON.stringify(payload, null, 2) }).toString()],
+          ["a form body rebuilt from the payload re-serialized", new URLSearchParams({ payload: JSON.stringify(payload) }).toString()],
+        ] as [string, string][])
+      : []),
+    ["the payload re-serialized compactly", JSON.stringify(payload)],
+    ["the payload re-serialized with a 2-space indent", JSON.stringify(payload, null, 2)],
+  ];
+  for (const [name, body] of candidates) if (header === `${algorithm}=${hmac(algorithm, secret, body)}`) return name;
+  return undefined;
+}
+
+/** Both signature headers are the HMACs of the exact bytes received, keyed with the hook's secret. */
+export function checkSignatures(d: ReceivedDelivery, secret: string, where: string): void {
+  for (const [name, algorithm] of [["x-hub-signature", "sha1"], ["x-hub-signature-256", "sha256"]] as const) {
+    const header = d.headers[name];
+    const expected = `${algorithm}=${hmac(algorithm, secret, d.raw)}`;
+    if (header === expected) continue;
+    const display = name === "x-hub-signature" ? "X-Hub-Signature" : "X-Hub-Signature-256";
+    if (header === undefined) check.fail(`${where}: the hook has a secret, so the delivery carries ${display}`, { expected, actual: "(no header)", pointer: `/headers/${name}` });
+    const instead = signedInstead(d, secret, algorithm, header);
+    check.fail(`${where}: ${display} is ${algorithm}=HMAC-${algorithm.toUpperCase()}(secret, the exact ${d.raw.length} body bytes received)${instead ? `; it is the HMAC of ${instead} — sign the bytes you send` : ""}`, {
+      expected,
+      actual: header,
+      pointer: `/headers/${name}`,
+    });
+  }
+}
+
+export function checkNoSignatures(d: ReceivedDelivery, where: string): void {
+  for (const name of ["x-hub-signature", "x-hub-signature-256"]) {
+    check.ok(d.headers[name] === undefined, `${where}: a hook without a secret gets no ${name === "x-hub-signature" ? "X-Hub-Signature" : "X-Hub-Signature-256"}`, {
+      expected: "(no header)",
+      actual: d.headers[name],
+      pointer: `/headers/${name}`,
+    });
+  }
+}
+
+/** The ping for hook `id`: header, schema, hook_id and hook.id. */
+export function checkPing(d: ReceivedDelivery, id: number, where: string): Record<string, unknown> {
+  check.equal(eventOf(d), "ping", `${where}: X-Service-Event is ping`, "/headers/x-service-event");
+  const payload = payloadOf(d);
+  checkPayloadSchema("ping", payload, where);
+  check.equal(payload.hook_id, id, `${where}: hook_id is the created hook's id`, "/body/hook_id");
+  check.equal((payload.hook as { id?: unknown }).id, id, `${where}: hook.id is the created hook's id`, "/body/hook/id");
+  return payload;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The cases of this area: area, needs (a hook on the public repository and the receiver, plus any extra). */
+export function webhookCase(id: string, title: string, seed: string, extra: readonly Need[], run: (ctx: CaseContext, id: string) => Promise<void>): Case {
+  return { id, title, area: "webhooks", seed, needs: ["hook-admin", "public-repo", "receiver", ...extra], run: (ctx) => run(ctx, id) };
+}
+
+/**
+ * Waits for the ping sent on creation before a case pings through the endpoint: deliveries are
+ * asynchronous, so a late creation ping would otherwise pass for the endpoint's. Missing, it is
+ * noted (WEBHOOK-PING-001 is the case that fails for it) and the case goes on.
+ */
+export async function creationPing(ctx: CaseContext, hook: Installed): Promise<ReceivedDelivery | undefined> {
+  try {
+    return await waitAt(ctx, hook.path, "the ping sent on creation", isPingFor(hook.id));
+  } catch (error) {
+    if (!(error instanceof CaseFailure)) throw error;
+    ctx.note("no ping arrived on creation (WEBHOOK-PING-001 checks that); any ping from now on counts as the endpoint's");
+    return undefined;
+  }
+}
+
+/**
+ * A push (triggered) and a ping (through the ping endpoint, so the case does not depend on the
+ * creation ping), both waited for; then every delivery the hook got, creation ping included.
+ */
+export async function pushAndPing(ctx: CaseContext, hook: Installed): Promise<ReceivedDelivery[]> {
+  await creationPing(ctx, hook);
+  await ctx.trigger("push");
+  await waitAt(ctx, hook.path, "the push delivery after the push trigger", (d) => eventOf(d) === "push" || kindOf(d) === "push");
+  const before = mark(ctx, hook.path);
+  const res = await hookRequest(ctx, hook.place, "ping", { id: hook.id });
+  check.status(res.status, 204, `POST ${placeName(hook.place)}/${hook.id}/pings`);
+  await before.next("the ping sent by POST …/pings", isPingFor(hook.id));
+  return deliveriesAt(ctx, hook.path);
+}
+
+/** "delivery 2 (push)": how messages name one delivery of a hook. */
+export function nameOf(d: ReceivedDelivery, all: readonly ReceivedDelivery[]): string {
+  return `delivery ${all.indexOf(d) + 1} (${eventOf(d) ?? kindOf(d) ?? "unknown event"})`;
+}

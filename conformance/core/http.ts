@@ -1,0 +1,172 @@
+/**
+ * The suite's HTTP client. Every request goes through `request`, which records the exchange (the
+ * reporters print the last one as a curl line) and, when it names the operation, validates the
+ * response against the contract with the generated validators — status, headers and body — so
+ * every case also checks the shape of whatever it touches. Redirects are never followed: a
+ * redirect is an answer to check.
+ */
+import { validateResponse } from "../../generated/validators/index.js";
+import { operationTable } from "../../generated/client/operations.ts";
+import { CaseFailure } from "./failure.ts";
+
+export type OperationId = keyof typeof operationTable;
+
+export interface RequestOptions {
+  /** The contract operation; fills method, host and path from `params`, and turns on validation. */
+  operationId?: OperationId;
+  method?: string;
+  /** A path (with query) on the host, or an absolute URL; with operationId, built from params. */
+  path?: string;
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | undefined>;
+  host?: "api" | "auth";
+  headers?: Record<string, string>;
+  /** `Authorization: token …` */
+  token?: string;
+  basic?: { username: string; password: string };
+  /** A JSON body (object) or raw text. */
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: string;
+  /** Validate the response against the contract (default: true when operationId is given). */
+  validate?: boolean;
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseText: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON; a CaseFailure when it is not JSON. */
+  json<T = any>(): T;
+  exchange: Exchange;
+}
+
+export class HttpClient {
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    readonly baseUrl: string,
+    readonly authUrl: string,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  get last(): Exchange | undefined {
+    return this.exchanges.at(-1);
+  }
+
+  url(options: RequestOptions): string {
+    const op = options.operationId ? operationTable[options.operationId] : undefined;
+    const host = options.host ?? (op?.host as "api" | "auth" | undefined) ?? "api";
+    let path = options.path ?? op?.path ?? "/";
+    if (!options.path && op) {
+      path = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+        const value = options.params?.[name];
+        if (value === undefined) throw new Error(`${options.operationId}: path parameter ${name} missing`);
+        return encodeURIComponent(String(value));
+      });
+    }
+    const url = new URL(/^https?:\/\//.test(path) ? path : (host === "auth" ? this.authUrl : this.baseUrl) + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  async request(options: RequestOptions): Promise<HttpResponse> {
+    const op = options.operationId ? operationTable[options.operationId] : undefined;
+    const method = (options.method ?? op?.method ?? "GET").toUpperCase();
+    const url = this.url(options);
+    const headers: Record<string, string> = { accept: "application/json", ...lower(options.headers ?? {}) };
+    if (options.token) headers.authorization = `token ${options.token}`;
+    if (options.basic) headers.authorization = `Basic ${Buffer.from(`${options.basic.username}:${options.basic.password}`).toString("base64")}`;
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      body = typeof options.json === "string" ? options.json : JSON.stringify(options.json);
+      headers["content-type"] ??= "application/json";
+    } else if (options.form) {
+      body = new URLSearchParams(options.form).toString();
+      headers["content-type"] ??= "application/x-www-form-urlencoded";
+    }
+    let res: Response;
+    try {
+      res = await this.fetchImpl(url, { method, headers, body, redirect: "manual" });
+    } catch (error) {
+      throw new CaseFailure(`request failed: ${method} ${url}: ${(error as Error).message}`, { expected: "an HTTP response", actual: String((error as Error).cause ?? error) });
+    }
+    const text = await res.text();
+    const responseHeaders: Record<string, string> = {};
+    res.headers.forEach((v, k) => (responseHeaders[k] = v));
+    const exchange: Exchange = { method, url, requestHeaders: headers, requestBody: body, status: res.status, responseHeaders, responseText: text };
+    this.exchanges.push(exchange);
+    const response: HttpResponse = {
+      status: res.status,
+      headers: res.headers,
+      text,
+      exchange,
+      json<T>() {
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          throw new CaseFailure(`${method} ${new URL(url).pathname}: the body is not JSON`, { expected: "JSON", actual: text.slice(0, 200), pointer: "/body" });
+        }
+      },
+    };
+    if (op && options.validate !== false) checkContract(options.operationId!, response);
+    return response;
+  }
+}
+
+function lower(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** The response against the contract: a failure names the first problem's pointer. */
+export function checkContract(operationId: OperationId, response: HttpResponse): void {
+  const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim();
+  let body: unknown;
+  if (response.text.length > 0) {
+    if (mediaType && /json$/.test(mediaType)) {
+      try {
+        body = JSON.parse(response.text);
+      } catch {
+        throw new CaseFailure(`${operationId} ${response.status}: the body is not valid JSON`, { expected: "JSON", actual: response.text.slice(0, 200), pointer: "/body" });
+      }
+    } else body = response.text;
+  }
+  const headers = Object.fromEntries(response.headers);
+  const verdict = validateResponse(operationId as never, response.status, body, { headers, mediaType });
+  if (!verdict.valid) {
+    const [first] = verdict.errors;
+    throw new CaseFailure(`${operationId} ${response.status}: the response breaks the contract: ${verdict.errors.slice(0, 3).map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, {
+      pointer: first?.path,
+      actual: first ? valueAt({ status: response.status, headers, body }, first.path) : undefined,
+    });
+  }
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let node: any = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (node === null || typeof node !== "object") return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/** A curl command reproducing an exchange. */
+export function curlOf(e: Exchange): string {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const parts = ["curl", "-i", "-X", e.method, q(e.url)];
+  for (const [k, v] of Object.entries(e.requestHeaders)) parts.push("-H", q(`${k}: ${v}`));
+  if (e.requestBody !== undefined) parts.push("--data-raw", q(e.requestBody));
+  return parts.join(" ");
+}

@@ -1,0 +1,55 @@
+/**
+ * The profile: what the suite may use on the target. Its JSON Schema is
+ * spec/conformance-profile.schema.json (the documented format; conformance/README.md explains
+ * each field). Everything is optional except the first user: cases whose needs a profile does not
+ * meet are skipped with the reason.
+ */
+export interface ProfileUser {
+  login: string;
+  /** For Basic-auth cases and for the authorize page's login form. */
+  password?: string;
+  /** An OAuth token of this user. users[0]'s should carry `repo`, `admin:repo_hook`, `admin:org_hook`, `user`. */
+  token?: string;
+}
+
+export interface ProfileApp {
+  clientId: string;
+  clientSecret: string;
+  /** The registered callback URL (redirect_uri cases are built on it). */
+  callbackUrl: string;
+}
+
+/** One way to make an event happen on the target. `{param}` in strings is replaced from the case's params. */
+export type TriggerStep =
+  | { http: { method: string; url: string; headers?: Record<string, string>; body?: unknown } }
+  | { command: string[] };
+
+export interface AuthorizeDriver {
+  /** `form`: plain HTTP, following the login and consent forms; `browser`: playwright-core + Chromium. */
+  driver: "form" | "browser";
+  /** CSS selectors (browser) or field names (form) for the login and consent pages. */
+  login?: { username: string; password: string; submit?: string };
+  consent?: { approve: string; deny?: string };
+  /** Browser only: the Chromium binary (default /usr/bin/chromium). */
+  executablePath?: string;
+}
+
+export interface Profile {
+  /** users[0]: the main user; users[1]: another user without access to the private repository. */
+  users: ProfileUser[];
+  app?: ProfileApp;
+  org?: string;
+  repos?: { public?: string; private?: string };
+  /** An issue number in the public repository. */
+  issue?: number;
+  authorize?: AuthorizeDriver;
+  /** Per webhook event name (push, issues, …), the steps that make it happen on the public repository. */
+  triggers?: Record<string, TriggerStep[]>;
+  /**
+   * Per event, default parameters for its trigger steps (the case's own parameters win). Values
+   * may use the built-in placeholders, e.g. `{ ref: "conformance-{nonce}" }`.
+   */
+  triggerParams?: Record<string, Record<string, string>>;
+  /** How long to wait for a webhook delivery (default 10000 ms). */
+  deliveryTimeoutMs?: number;
+}

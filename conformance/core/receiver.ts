@@ -1,0 +1,24 @@
+/**
+ * The built-in webhook receiver's interface: a `node:http` server the suite starts on
+ * `--receiver-host`, which records every delivery's raw bytes and headers so cases can check
+ * signatures over exactly what was sent. (Implementation: conformance/receiver/.)
+ */
+export interface ReceivedDelivery {
+  /** The path the delivery was posted to: cases give each hook its own path. */
+  path: string;
+  method: string;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  raw: Buffer;
+  receivedAt: number;
+}
+
+export interface Receiver {
+  /** A URL on the receiver for one hook, e.g. url("/hooks/WEBHOOK-PING-001"). */
+  url(path: string): string;
+  /** Resolves with the first delivery (already received or arriving) matching, or rejects after timeoutMs. */
+  waitFor(match: (d: ReceivedDelivery) => boolean, timeoutMs: number): Promise<ReceivedDelivery>;
+  /** Every delivery received so far. */
+  received(): readonly ReceivedDelivery[];
+  close(): Promise<void>;
+}

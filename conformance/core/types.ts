@@ -1,0 +1,90 @@
+/**
+ * The conformance suite's vocabulary. A case is a stable ID (`AREA-TOPIC-NNN`), a one-line
+ * title, the seed section it enforces, what it needs from the profile, and a `run` that talks to
+ * the target over HTTP through `CaseContext`. Cases register in a table per area
+ * (conformance/cases/<area>/index.ts); the runner (conformance/run/) selects, runs and reports.
+ */
+import type { Profile } from "./profile.ts";
+import type { HttpClient } from "./http.ts";
+import type { Receiver } from "./receiver.ts";
+
+export type Area = "contract" | "oauth" | "feeds" | "issue-events" | "hooks" | "webhooks" | "robustness";
+
+/** What a case needs the profile (or the run) to provide; unmet needs skip the case with a reason. */
+export type Need =
+  | "user" // profile.users[0] with a token (scopes as listed in the profile)
+  | "second-user" // profile.users[1], a user without access to the private repository
+  | "app" // profile.app: client id, secret, callback URL
+  | "authorize" // a way through the authorize page (browser or form driver)
+  | "org" // profile.org
+  | "public-repo"
+  | "private-repo"
+  | "issue" // profile.issue: a number in the public repository
+  | "trigger" // profile.triggers: a way to make events happen
+  | "receiver" // the built-in webhook receiver, reachable from the target
+  | "hook-admin"; // users[0] administers the public repository (may create hooks)
+
+export interface CaseMeta {
+  /** Stable: `OAUTH-REDIRECT-004`. Never renumber; retire instead. */
+  id: string;
+  title: string;
+  area: Area;
+  /** The seed section enforced, e.g. "Web application flow › Redirect URLs". */
+  seed: string;
+  needs?: readonly Need[];
+}
+
+export interface Case extends CaseMeta {
+  run(ctx: CaseContext): Promise<void>;
+}
+
+export interface CaseContext {
+  profile: Profile;
+  /** Target API host and web host (OAuth pages, token exchange), no trailing slash. */
+  baseUrl: string;
+  authUrl: string;
+  /** Every request a case makes goes through this: recorded (for the curl line) and validated. */
+  http: HttpClient;
+  /** The built-in webhook receiver, when the run has one. */
+  receiver?: Receiver;
+  /** Make `event` happen on the target as the profile describes (throws SkipCase when it cannot). */
+  trigger(event: string, params?: Record<string, string>): Promise<void>;
+  /**
+   * Through the authorize page as users[0]: the final redirect Location to the callback. The
+   * consent page's approve button is pressed unless `options.decision` is `deny`.
+   */
+  authorize(query: Record<string, string>, options?: { decision?: "approve" | "deny" }): Promise<URL>;
+  /** Skip this case with a reason (a need the target cannot meet, discovered while running). */
+  skip(reason: string): never;
+  /** Free-form notes shown with the result. */
+  note(text: string): void;
+}
+
+export type Status = "passed" | "failed" | "skipped";
+
+export interface FailureDetail {
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** JSON pointer into the response (or the exchange) where it went wrong. */
+  pointer?: string;
+  /** A curl command reproducing the last request of the case. */
+  curl?: string;
+}
+
+export interface CaseResult extends CaseMeta {
+  status: Status;
+  durationMs: number;
+  /** Why it was skipped. */
+  reason?: string;
+  failure?: FailureDetail;
+  notes: string[];
+}
+
+export interface RunSummary {
+  target: { baseUrl: string; authUrl: string };
+  startedAt: string;
+  durationMs: number;
+  results: CaseResult[];
+  counts: Record<Status, number>;
+}

@@ -1,0 +1,16 @@
+/**
+ * The conformance suite as a library (`import { runSuite } from "service-contract/conformance"`):
+ * run the registered cases — or your own — against any implementation from a test or a script,
+ * and render the same reports the CLI writes. The CLI (`service-contract conformance`) is a thin
+ * layer over these.
+ */
+export { runSuite, SelectionError, DEFAULT_CASE_TIMEOUT_MS, type SuiteOptions, type ProgressEvent } from "./run/runner.ts";
+export { loadProfile, checkProfile, ProfileError } from "./run/load-profile.ts";
+export { runReference, startReferenceTarget, type ReferenceOptions, type ReferenceTarget } from "./reference-profile.ts";
+export { ALL_CASES } from "./cases/index.ts";
+export { CaseFailure, SkipCase, check } from "./core/failure.ts";
+export { startReceiver } from "./receiver/server.ts";
+export { ConsoleReporter, htmlReport, junitXml, parseReporters, writeReports, REPORTERS, type ReporterName } from "./report/index.ts";
+export type { Area, Case, CaseContext, CaseMeta, CaseResult, FailureDetail, Need, RunSummary, Status } from "./core/types.ts";
+export type { AuthorizeDriver, Profile, ProfileApp, ProfileUser, TriggerStep } from "./core/profile.ts";
+export type { ReceivedDelivery, Receiver } from "./core/receiver.ts";

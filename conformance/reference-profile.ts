@@ -1,0 +1,135 @@
+/**
+ * `conformance --reference`: the reference server on a temporary in-memory database with the demo
+ * seed (and a short history), and the profile that matches it — octocat (a token with every scope the cases use) and
+ * defunkt as the second user, the demo application, octo-org, octocat/hello-world and
+ * octocat/secret-plans, issue #1, the `form` authorize driver, and a trigger for every event the
+ * reference can make happen (POST /_admin/simulate/<event> with a random admin token). This is
+ * the suite's own proof that it passes against a correct implementation, and what the tests run
+ * in process through `runReference`.
+ *
+ * Triggers are written so that calling one again works where the reference allows it (new
+ * branch, repository and fork names from `{nonce}`, a deployment before each deployment status);
+ * `watch` and `member` can happen once per run, as on any real service.
+ */
+import { randomBytes } from "node:crypto";
+import type { Profile, TriggerStep } from "./core/profile.ts";
+import type { RunSummary } from "./core/types.ts";
+import { runSuite, type SuiteOptions } from "./run/runner.ts";
+import type { RunningServer, ServerOptions } from "../reference/server.ts";
+import type { Scope } from "../reference/auth/scopes.ts";
+
+export const REFERENCE_USERS: Record<"main" | "second", { login: string; password: string; scopes: readonly Scope[] }> = {
+  main: { login: "octocat", password: "octocat-demo-password", scopes: ["repo", "admin:repo_hook", "admin:org_hook", "user"] },
+  // Not hubot: hubot collaborates on octocat/secret-plans, and users[1] must not see it.
+  second: { login: "defunkt", password: "defunkt-demo-password", scopes: ["repo", "user"] },
+};
+
+export const REFERENCE_APP = { clientId: "demo-client-id-0001", clientSecret: "demo-client-secret-0001-keep-it-private", callbackUrl: "http://127.0.0.1:8080/callback" };
+
+/** The events the reference's simulate endpoint knows, with any steps or defaults they need. */
+function referenceTriggers(actions: readonly string[], adminToken: string, second: string): Pick<Profile, "triggers" | "triggerParams"> {
+  const step = (action: string, body: Record<string, unknown> = {}): TriggerStep => ({
+    http: { method: "POST", url: `/_admin/simulate/${action}`, headers: { "X-Admin-Token": adminToken }, body: { repo: "{repo}", actor: "{login}", params: "{*}", ...body } },
+  });
+  const triggers: Record<string, TriggerStep[]> = Object.fromEntries(actions.map((a) => [a, [step(a)]]));
+  const special: Record<string, TriggerStep[]> = {
+    delete: [step("create"), step("delete")],
+    fork: [step("fork", { actor: "hubot" })],
+    deployment_status: [step("deployment", { params: {} }), step("deployment_status")],
+    public: [step("repository", { params: { name: "conformance-{nonce}", private: "true" } }), step("public", { repo: "{owner}/conformance-{nonce}", params: {} })],
+    team_add: [step("repository", { repo: "{org}/hello-world", params: { name: "conformance-{nonce}" } }), step("team_add", { repo: "{org}/conformance-{nonce}" })],
+    // Added then removed, so it can happen again; a case waits for the first delivery.
+    membership: [step("membership", { repo: "{org}/hello-world", params: { user: second, action: "added" } }), step("membership", { repo: "{org}/hello-world", params: { user: second, action: "removed" } })],
+  };
+  for (const [event, steps] of Object.entries(special)) if (event in triggers) triggers[event] = steps;
+  const byIssue = ["issue_comment", "subscribed", "mentioned", "referenced", "milestoned", "demilestoned", "renamed", "locked", "unlocked"];
+  const triggerParams: Record<string, Record<string, string>> = {
+    create: { ref: "conformance-{nonce}" },
+    delete: { ref: "conformance-{nonce}" },
+    fork: { name: "{name}-{nonce}" },
+    repository: { name: "conformance-{nonce}" },
+    member: { user: second },
+    ...Object.fromEntries(byIssue.map((e) => [e, { number: "{issue}" }])),
+    renamed: { number: "{issue}", title: "Renamed {nonce}" },
+  };
+  return { triggers, triggerParams };
+}
+
+export interface ReferenceTarget {
+  server: RunningServer;
+  profile: Profile;
+  /** For POST /_admin/simulate/:event (the triggers carry it too). */
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+/** Starts the reference server (in-memory PGlite, demo seed, admin endpoint) and builds its profile. */
+export async function startReferenceTarget(serverOptions: ServerOptions = {}): Promise<ReferenceTarget> {
+  const [{ startServer }, { findAccountByLogin }, { createAuthorization }, { ACTION_NAMES }] = await Promise.all([
+    import("../reference/server.ts"),
+    import("../reference/store/accounts.ts"),
+    import("../reference/store/authorizations.ts"),
+    import("../reference/domain/index.ts"),
+  ]);
+  const adminToken = randomBytes(20).toString("hex");
+  const server = await startServer({
+    port: 0,
+    authPort: 0,
+    seed: "demo",
+    adminToken,
+    // Deliveries go out as soon as they are queued; the poll only matters if a wake-up is missed.
+    deliveries: { pollIntervalMs: 100 },
+    // A short history spread over six months (about a second to record): activity older than the
+    // 90-day window, which the window cases need as evidence and no trigger can make.
+    history: { count: 40 },
+    ...serverOptions,
+  });
+  try {
+    const token = async (user: { login: string; scopes: readonly Scope[] }): Promise<string> => {
+      const account = await findAccountByLogin(server.db, user.login);
+      if (!account) throw new Error(`the demo seed has no ${user.login}`);
+      const created = await createAuthorization(server.db, { userId: account.id, appId: null, scopes: user.scopes, via: "api", note: "conformance --reference" });
+      return created.token;
+    };
+    const { main, second } = REFERENCE_USERS;
+    const profile: Profile = {
+      users: [
+        { login: main.login, password: main.password, token: await token(main) },
+        { login: second.login, password: second.password, token: await token(second) },
+      ],
+      app: { ...REFERENCE_APP },
+      org: "octo-org",
+      repos: { public: "octocat/hello-world", private: "octocat/secret-plans" },
+      issue: 1,
+      authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
+      ...referenceTriggers(ACTION_NAMES, adminToken, second.login),
+      deliveryTimeoutMs: 5000,
+    };
+    return { server, profile, adminToken, close: () => server.close() };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+export type ReferenceOptions = Omit<SuiteOptions, "baseUrl" | "authUrl" | "profile"> & {
+  /** Passed to startServer (e.g. a broken variant's options in tests). */
+  server?: ServerOptions;
+  /** Changes to the reference profile (e.g. the browser driver instead of the form driver). */
+  adjustProfile?: (profile: Profile) => Profile;
+  /** Called once the server is up, before the first case. */
+  onStarted?: (target: ReferenceTarget) => void;
+};
+
+/** Starts the reference, runs the suite against it, stops it: the in-process `conformance --reference`. */
+export async function runReference(options: ReferenceOptions = {}): Promise<RunSummary> {
+  const { server: serverOptions, onStarted, adjustProfile, ...suite } = options;
+  const target = await startReferenceTarget(serverOptions);
+  try {
+    onStarted?.(target);
+    const profile = adjustProfile ? adjustProfile(target.profile) : target.profile;
+    return await runSuite({ ...suite, baseUrl: target.server.urls.api, authUrl: target.server.urls.auth, profile });
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The runner: selects cases (`--only` / `--skip`), skips those whose needs the profile does not
+ * meet, runs the rest one at a time — each with its own HttpClient and a time limit — and turns
+ * every outcome into a CaseResult: CaseFailure and SkipCase as the case meant them, any other
+ * error as a failure carrying its message, a failure always with the curl line of the case's
+ * last request. One case at a time keeps the target's state (rate limits, feeds, hooks) what
+ * each case expects, and keeps the curl line tied to the case that printed it.
+ */
+import { performance } from "node:perf_hooks";
+import type { Case, CaseResult, FailureDetail, RunSummary, Status } from "../core/types.ts";
+import type { Profile } from "../core/profile.ts";
+import type { Receiver } from "../core/receiver.ts";
+import { CaseFailure, SkipCase } from "../core/failure.ts";
+import { curlOf, type HttpClient } from "../core/http.ts";
+import { createAuthorizer, type Authorizer } from "../authorize/index.ts";
+import { startReceiver } from "../receiver/server.ts";
+import { caseContext, type RunResources } from "./context.ts";
+import { jsonSafe } from "./json-safe.ts";
+import { needsReceiver, unmetNeed, type RunFacilities } from "./needs.ts";
+import { selectCases } from "./select.ts";
+
+export const DEFAULT_CASE_TIMEOUT_MS = 30_000;
+
+export type ProgressEvent =
+  | { type: "start"; total: number; target: RunSummary["target"] }
+  | { type: "case"; result: CaseResult; index: number; total: number }
+  | { type: "end"; summary: RunSummary };
+
+export interface SuiteOptions {
+  baseUrl: string;
+  authUrl: string;
+  profile: Profile;
+  /** The cases to choose from; default: every registered case (conformance/cases). */
+  cases?: readonly Case[];
+  /** Comma-separated glob patterns over case IDs or area names. */
+  only?: string | readonly string[];
+  skip?: string | readonly string[];
+  /** Per case; default 30 s. */
+  timeoutMs?: number;
+  /** Where the built-in webhook receiver listens (default 127.0.0.1); false: no receiver. */
+  receiverHost?: string | false;
+  /** A receiver to use instead of starting one (the caller closes it). */
+  receiver?: Receiver;
+  /** A way through the authorize page instead of the profile's driver (tests). */
+  authorizer?: Authorizer;
+  onProgress?: (event: ProgressEvent) => void;
+  fetch?: typeof fetch;
+}
+
+/** The selection is empty or names something that does not exist: a usage error, not a result. */
+export class SelectionError extends Error {
+  override name = "SelectionError";
+}
+
+class CaseTimeout extends Error {
+  override name = "CaseTimeout";
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CaseTimeout(`the case did not finish within ${ms} ms`)), ms);
+  });
+  // A timed-out case keeps running unobserved; its eventual rejection must not crash the process.
+  work.catch(() => undefined);
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+function isFailure(error: unknown): error is CaseFailure {
+  return error instanceof CaseFailure || (error instanceof Error && error.name === "CaseFailure" && "detail" in error);
+}
+
+function isSkip(error: unknown): error is SkipCase {
+  return error instanceof SkipCase || (error instanceof Error && error.name === "SkipCase");
+}
+
+function failureOf(error: unknown, http: HttpClient, timeoutMs: number): FailureDetail {
+  const last = http.last;
+  const curl = last ? curlOf(last) : undefined;
+  if (isFailure(error)) {
+    const { expected, actual, pointer } = error.detail;
+    return { message: error.message, expected: jsonSafe(expected), actual: jsonSafe(actual), pointer, curl };
+  }
+  if (error instanceof CaseTimeout) return { message: error.message, expected: `done within ${timeoutMs} ms`, actual: "still running", curl };
+  const message = error instanceof Error ? `unexpected error: ${error.name}: ${error.message}` : `unexpected error: ${String(error)}`;
+  return { message, curl };
+}
+
+function metaOf(c: Case): Omit<CaseResult, "status" | "durationMs" | "notes"> {
+  return { id: c.id, title: c.title, area: c.area, seed: c.seed, ...(c.needs ? { needs: [...c.needs] } : {}) };
+}
+
+async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number): Promise<CaseResult> {
+  const notes: string[] = [];
+  const reason = unmetNeed(c.needs, run.profile, facilities);
+  if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes };
+  const ctx = caseContext(run, notes);
+  const started = performance.now();
+  let outcome: Pick<CaseResult, "status" | "reason" | "failure">;
+  try {
+    await withTimeout(Promise.resolve().then(() => c.run(ctx)), timeoutMs);
+    outcome = { status: "passed" };
+  } catch (error) {
+    outcome = isSkip(error) ? { status: "skipped", reason: error.message } : { status: "failed", failure: failureOf(error, ctx.http, timeoutMs) };
+  }
+  return { ...metaOf(c), ...outcome, durationMs: Math.round(performance.now() - started), notes };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
+  const cases = options.cases ?? (await import("../cases/index.ts")).ALL_CASES;
+  const { selected, unmatched } = selectCases(cases, options.only, options.skip);
+  if (unmatched.length > 0) throw new SelectionError(`--only ${unmatched.join(",")} matches no case`);
+  if (selected.length === 0) throw new SelectionError(cases.length === 0 ? "no cases are registered" : "the selection is empty (every case is excluded by --skip)");
+
+  const target = { baseUrl: trimSlash(options.baseUrl), authUrl: trimSlash(options.authUrl) };
+  const startedAt = new Date();
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+
+  let receiver = options.receiver;
+  let ownReceiver: Receiver | undefined;
+  const facilities: RunFacilities = {};
+  if (!receiver && needsReceiver(selected)) {
+    if (options.receiverHost === false) facilities.noReceiver = "the run has no webhook receiver";
+    else {
+      const host = options.receiverHost ?? "127.0.0.1";
+      try {
+        receiver = ownReceiver = await startReceiver({ host });
+      } catch (error) {
+        facilities.noReceiver = `the webhook receiver cannot listen on ${host}: ${(error as Error).message}`;
+      }
+    }
+  }
+  const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl);
+  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch };
+
+  const results: CaseResult[] = [];
+  options.onProgress?.({ type: "start", total: selected.length, target });
+  try {
+    for (const [index, c] of selected.entries()) {
+      const result = await runOne(c, run, facilities, timeoutMs);
+      results.push(result);
+      options.onProgress?.({ type: "case", result, index, total: selected.length });
+    }
+  } finally {
+    if (!options.authorizer) await authorizer.close().catch(() => undefined);
+    await ownReceiver?.close();
+  }
+
+  const counts: Record<Status, number> = { passed: 0, failed: 0, skipped: 0 };
+  for (const r of results) counts[r.status]++;
+  const summary: RunSummary = { target, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), results, counts };
+  options.onProgress?.({ type: "end", summary });
+  return summary;
+}

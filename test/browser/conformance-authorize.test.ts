@@ -1,0 +1,39 @@
+/**
+ * The conformance suite's `browser` authorize driver against the reference server: Chromium signs
+ * in as octocat through the real pages, approves (and, in the second case, denies) the consent
+ * page by CSS selectors, and the redirect to the callback is caught and returned unfollowed —
+ * nothing needs to listen on the callback's port. A wrong password is a failure that says what
+ * the page showed, not a hang.
+ */
+import { describe, expect, it } from "vitest";
+import { runReference } from "../../conformance/reference-profile.ts";
+import type { Profile } from "../../conformance/core/profile.ts";
+import { AUTHORIZE_CASES } from "../conformance/reference-cases.ts";
+import { CHROMIUM_PATH, chromiumSkip } from "./chromium.ts";
+
+const browserDriver = (p: Profile): Profile => ({ ...p, authorize: { driver: "browser", executablePath: CHROMIUM_PATH } });
+
+describe("conformance authorize: browser driver", () => {
+  it("approves and denies through Chromium, returning the callback redirect", async (ctx) => {
+    const skip = await chromiumSkip();
+    if (skip) return ctx.skip(skip);
+    const summary = await runReference({ cases: AUTHORIZE_CASES, adjustProfile: browserDriver });
+    expect(summary.results.map((r) => [r.id, r.status, r.failure?.message, r.failure?.actual])).toEqual([
+      ["REF-AUTHORIZE-001", "passed", undefined, undefined],
+      ["REF-AUTHORIZE-002", "passed", undefined, undefined],
+    ]);
+  }, 90_000);
+
+  it("a wrong password fails the case with what the page showed", async (ctx) => {
+    const skip = await chromiumSkip();
+    if (skip) return ctx.skip(skip);
+    const summary = await runReference({
+      cases: AUTHORIZE_CASES.slice(0, 1),
+      adjustProfile: (p) => browserDriver({ ...p, users: [{ ...p.users[0]!, password: "wrong-password" }, ...p.users.slice(1)] }),
+    });
+    const [r] = summary.results;
+    expect(r!.status).toBe("failed");
+    expect(r!.failure!.message).toBe("signing in as octocat did not get past the login form (check users[0].password and authorize.login)");
+    expect(String(r!.failure!.actual)).toMatch(/"Sign in"/);
+  }, 90_000);
+});
