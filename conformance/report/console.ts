@@ -1,0 +1,90 @@
+/**
+ * The console reporter: one line per case the moment it finishes (so a long run shows it is
+ * moving), then the run grouped by area, every failure with its message, expected vs actual, the
+ * JSON pointer and a curl command that reproduces the request, the skipped cases with their
+ * reasons, and one summary line. Colour only on a terminal, and never with NO_COLOR set.
+ */
+import type { CaseResult, RunSummary } from "../core/types.ts";
+import type { ProgressEvent } from "../run/runner.ts";
+import { countsText, formatDuration, formatValue, groupByArea, summaryLine } from "./format.ts";
+
+export interface ConsoleOptions {
+  write: (text: string) => void;
+  color?: boolean;
+  /** Longest expected/actual value printed (the JSON and HTML reports keep everything). */
+  maxValueLength?: number;
+}
+
+const CODES = { red: [31, 39], green: [32, 39], yellow: [33, 39], dim: [2, 22], bold: [1, 22] } as const;
+type Style = keyof typeof CODES;
+
+const MARK: Record<CaseResult["status"], { mark: string; style: Style }> = {
+  passed: { mark: "✓", style: "green" },
+  failed: { mark: "✗", style: "red" },
+  skipped: { mark: "-", style: "yellow" },
+};
+
+/** Continuation lines under the first; control characters from the target cannot reach the terminal. */
+function indent(text: string, prefix: string): string {
+  return clean(text).split("\n").join(`\n${prefix}`);
+}
+
+function clean(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+export class ConsoleReporter {
+  private readonly paint: (style: Style, text: string) => string;
+  private readonly max: number;
+
+  constructor(private readonly options: ConsoleOptions) {
+    this.paint = options.color ? (style, text) => `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : (_s, text) => text;
+    this.max = options.maxValueLength ?? 2000;
+  }
+
+  /** Pass to runSuite's onProgress. */
+  readonly onProgress = (event: ProgressEvent): void => {
+    if (event.type === "start") {
+      this.options.write(`Conformance run against ${event.target.baseUrl} (web host ${event.target.authUrl}): ${event.total} ${event.total === 1 ? "case" : "cases"}\n`);
+    } else if (event.type === "case") {
+      const width = String(event.total).length;
+      const { mark, style } = MARK[event.result.status];
+      const r = event.result;
+      const tail = r.status === "skipped" ? this.paint("dim", `skipped: ${clean(r.reason ?? "")}`) : this.paint("dim", `(${formatDuration(r.durationMs)})`);
+      this.options.write(`[${String(event.index + 1).padStart(width)}/${event.total}] ${this.paint(style, mark)} ${r.id}  ${r.title}  ${tail}\n`);
+    }
+  };
+
+  /** The grouped report and the summary line, after the run. */
+  report(summary: RunSummary): void {
+    const out: string[] = ["", this.paint("bold", "Results by area")];
+    for (const group of groupByArea(summary.results)) {
+      const style = group.counts.failed > 0 ? "red" : "green";
+      out.push(`  ${this.paint(style, group.area.padEnd(14))} ${countsText(group.counts)}`);
+    }
+    for (const group of groupByArea(summary.results)) {
+      const failed = group.results.filter((r) => r.status === "failed");
+      const skipped = group.results.filter((r) => r.status === "skipped");
+      if (failed.length === 0 && skipped.length === 0) continue;
+      out.push("", this.paint("bold", `${group.area}`));
+      for (const r of failed) out.push(...this.failure(r));
+      for (const r of skipped) out.push(`  ${this.paint("yellow", "-")} ${r.id}  ${r.title}\n      ${this.paint("dim", `skipped: ${clean(r.reason ?? "no reason given")}`)}`);
+    }
+    const line = summaryLine(summary);
+    out.push("", this.paint(summary.counts.failed > 0 ? "red" : "green", line), "");
+    this.options.write(out.join("\n"));
+  }
+
+  private failure(r: CaseResult): string[] {
+    const f = r.failure;
+    const lines = [`  ${this.paint("red", "✗")} ${this.paint("bold", r.id)}  ${r.title}`, `      seed:     ${r.seed}`, `      failure:  ${indent(f?.message ?? "failed", "                ")}`];
+    if (f && (f.expected !== undefined || f.actual !== undefined)) {
+      lines.push(`      expected: ${indent(formatValue(f.expected, this.max), "                ")}`);
+      lines.push(`      actual:   ${indent(formatValue(f.actual, this.max), "                ")}`);
+    }
+    if (f?.pointer !== undefined) lines.push(`      pointer:  ${f.pointer || "/"}`);
+    if (f?.curl) lines.push(`      curl:     ${clean(f.curl)}`);
+    for (const note of r.notes) lines.push(`      note:     ${indent(note, "                ")}`);
+    return lines;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Shared wording of results for every reporter: how an expected or actual value is printed (as
+ * JSON, so 200 and "200" differ on the page as they do on the wire), durations, the summary
+ * line, and the area grouping — so the console, JUnit and HTML reports say the same thing.
+ */
+import type { Area, CaseResult, RunSummary, Status } from "../core/types.ts";
+
+/** Report order of areas; areas a run does not know come last, alphabetically. */
+export const AREA_ORDER: readonly Area[] = ["contract", "oauth", "feeds", "issue-events", "hooks", "webhooks", "robustness"];
+
+export function formatValue(value: unknown, maxLength = Infinity): string {
+  const text = value === undefined ? "(nothing)" : typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value, null, 2) ?? String(value));
+  return text.length > maxLength ? `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters)` : text;
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function summaryLine(summary: RunSummary): string {
+  const { passed, failed, skipped } = summary.counts;
+  const total = passed + failed + skipped;
+  return `${total} ${total === 1 ? "case" : "cases"}: ${passed} passed, ${failed} failed, ${skipped} skipped in ${formatDuration(summary.durationMs)}`;
+}
+
+export interface AreaGroup {
+  area: string;
+  results: CaseResult[];
+  counts: Record<Status, number>;
+}
+
+export function groupByArea(results: readonly CaseResult[]): AreaGroup[] {
+  const groups = new Map<string, CaseResult[]>();
+  for (const r of results) groups.set(r.area, [...(groups.get(r.area) ?? []), r]);
+  const rank = (area: string) => {
+    const i = (AREA_ORDER as readonly string[]).indexOf(area);
+    return i < 0 ? AREA_ORDER.length : i;
+  };
+  return [...groups]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([area, rs]) => {
+      const counts: Record<Status, number> = { passed: 0, failed: 0, skipped: 0 };
+      for (const r of rs) counts[r.status]++;
+      return { area, results: rs, counts };
+    });
+}
+
+export function countsText(counts: Record<Status, number>): string {
+  return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+}

@@ -1,0 +1,69 @@
+/**
+ * The HTML report's stylesheet and script, inline in the page (the report is one file that opens
+ * anywhere, offline, and fetches nothing). The script only filters what the server-side rendering
+ * already wrote — by status, area and text — so the page is complete without it.
+ */
+export const REPORT_CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;background:#f6f8fa}
+header,nav,main{max-width:1100px;margin:0 auto;padding:0 16px}
+header{padding-top:20px}
+h1{font-size:22px;margin:0 0 4px}
+h2{font-size:17px;margin:24px 0 8px;display:flex;gap:12px;align-items:baseline}
+h2 .counts-text{font-size:13px;font-weight:400;color:#59636e}
+.target{color:#59636e;margin:0 0 12px}
+code,pre{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:8px;margin:0;max-height:420px;overflow:auto}
+.counts{display:flex;gap:12px;margin:12px 0}
+.count{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:8px 14px;min-width:110px}
+.count b{display:block;font-size:24px}
+.count.passed b{color:#1a7f37}.count.failed b{color:#cf222e}.count.skipped b{color:#9a6700}
+nav.filters{display:flex;flex-wrap:wrap;gap:16px;align-items:center;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:10px 14px}
+nav.filters fieldset{border:0;margin:0;padding:0;display:flex;gap:10px}
+nav.filters legend{float:left;font-weight:600;margin-right:6px}
+#shown{color:#59636e;margin-left:auto}
+.case{background:#fff;border:1px solid #d0d7de;border-left-width:4px;border-radius:6px;margin:6px 0}
+.case.passed{border-left-color:#1a7f37}.case.failed{border-left-color:#cf222e}.case.skipped{border-left-color:#d4a72c}
+.case summary{cursor:pointer;padding:8px 12px;display:flex;gap:10px;align-items:baseline}
+.case .title{flex:1}
+.case .duration,.case .reason{color:#59636e;font-size:12.5px}
+.badge{font-size:11px;font-weight:600;text-transform:uppercase;border-radius:10px;padding:1px 8px;color:#fff}
+.passed .badge{background:#1a7f37}.failed .badge{background:#cf222e}.skipped .badge{background:#9a6700}
+dl.detail{display:grid;grid-template-columns:110px 1fr;gap:6px 12px;margin:0;padding:4px 12px 12px}
+dl.detail dt{font-weight:600;color:#59636e}
+dl.detail dd{margin:0;min-width:0}
+.hidden{display:none}
+footer{max-width:1100px;margin:24px auto;padding:0 16px;color:#59636e;font-size:12px}
+`;
+
+export const REPORT_SCRIPT = `
+(function () {
+  var statusBoxes = Array.prototype.slice.call(document.querySelectorAll('input[name="status"]'));
+  var areaSelect = document.getElementById("area-filter");
+  var textInput = document.getElementById("text-filter");
+  var shown = document.getElementById("shown");
+  var cases = Array.prototype.slice.call(document.querySelectorAll("article.case"));
+  var sections = Array.prototype.slice.call(document.querySelectorAll("section.area"));
+  function apply() {
+    var statuses = statusBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+    var area = areaSelect.value;
+    var text = textInput.value.trim().toLowerCase();
+    var count = 0;
+    cases.forEach(function (el) {
+      var ok = statuses.indexOf(el.getAttribute("data-status")) >= 0 &&
+        (area === "" || el.getAttribute("data-area") === area) &&
+        (text === "" || el.getAttribute("data-search").indexOf(text) >= 0);
+      el.classList.toggle("hidden", !ok);
+      if (ok) count++;
+    });
+    sections.forEach(function (s) {
+      s.classList.toggle("hidden", s.querySelector("article.case:not(.hidden)") === null);
+    });
+    shown.textContent = count + " of " + cases.length + " shown";
+  }
+  statusBoxes.forEach(function (b) { b.addEventListener("change", apply); });
+  areaSelect.addEventListener("change", apply);
+  textInput.addEventListener("input", apply);
+  apply();
+})();
+`;

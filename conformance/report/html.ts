@@ -1,0 +1,88 @@
+/**
+ * The HTML report: one self-contained page (inline stylesheet and script, a Content-Security-
+ * Policy that allows nothing else, so opening it never fetches anything) with the counts, filters
+ * by status, area and text, and every case grouped by area — failures open, showing expected vs
+ * actual, the JSON pointer and the curl command. Every value from the run is escaped: messages and
+ * actual values come from the target, which may send anything, including markup.
+ */
+import { createHash } from "node:crypto";
+import type { CaseResult, RunSummary, Status } from "../core/types.ts";
+import { countsText, formatDuration, formatValue, groupByArea } from "./format.ts";
+import { REPORT_CSS, REPORT_SCRIPT } from "./html-assets.ts";
+
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+function hash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+const STATUSES: readonly Status[] = ["failed", "skipped", "passed"];
+
+function row(term: string, value: string, pre = false): string {
+  return `<dt>${escapeHtml(term)}</dt><dd>${pre ? `<pre>${escapeHtml(value)}</pre>` : escapeHtml(value)}</dd>`;
+}
+
+function caseArticle(r: CaseResult): string {
+  const f = r.failure;
+  const rows = [row("Seed", r.seed)];
+  if (r.needs && r.needs.length > 0) rows.push(row("Needs", r.needs.join(", ")));
+  if (r.status === "skipped") rows.push(row("Skipped", r.reason ?? "no reason given"));
+  if (f) {
+    rows.push(row("Failure", f.message, true));
+    if (f.expected !== undefined || f.actual !== undefined) rows.push(row("Expected", formatValue(f.expected), true), row("Actual", formatValue(f.actual), true));
+    if (f.pointer !== undefined) rows.push(row("Pointer", f.pointer || "/"));
+    if (f.curl) rows.push(row("curl", f.curl, true));
+  }
+  for (const note of r.notes) rows.push(row("Note", note));
+  const search = `${r.id} ${r.title} ${r.seed}`.toLowerCase();
+  const tail = r.status === "skipped" ? `<span class="reason">${escapeHtml(r.reason ?? "")}</span>` : `<span class="duration">${escapeHtml(formatDuration(r.durationMs))}</span>`;
+  return `<article class="case ${r.status}" id="case-${escapeHtml(r.id)}" data-status="${r.status}" data-area="${escapeHtml(r.area)}" data-search="${escapeHtml(search)}">
+<details${r.status === "failed" ? " open" : ""}><summary><span class="badge">${r.status}</span><code class="id">${escapeHtml(r.id)}</code><span class="title">${escapeHtml(r.title)}</span>${tail}</summary>
+<dl class="detail">${rows.join("")}</dl>
+</details>
+</article>`;
+}
+
+export function htmlReport(summary: RunSummary): string {
+  const groups = groupByArea(summary.results);
+  const counts = STATUSES.map((s) => `<div class="count ${s}" data-count="${s}"><b>${summary.counts[s]}</b>${s}</div>`).join("");
+  const statusFilters = STATUSES.map((s) => `<label><input type="checkbox" name="status" value="${s}" checked> ${s} (${summary.counts[s]})</label>`).join("");
+  const areaOptions = groups.map((g) => `<option value="${escapeHtml(g.area)}">${escapeHtml(g.area)} (${g.results.length})</option>`).join("");
+  const sections = groups
+    .map((g) => `<section class="area" data-area="${escapeHtml(g.area)}"><h2>${escapeHtml(g.area)} <span class="counts-text">${escapeHtml(countsText(g.counts))}</span></h2>\n${g.results.map(caseArticle).join("\n")}\n</section>`)
+    .join("\n");
+  const csp = `default-src 'none'; style-src ${hash(REPORT_CSS)}; script-src ${hash(REPORT_SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance report: ${escapeHtml(summary.target.baseUrl)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<header>
+<h1>Conformance report</h1>
+<p class="target">Target <code>${escapeHtml(summary.target.baseUrl)}</code>, web host <code>${escapeHtml(summary.target.authUrl)}</code> · started ${escapeHtml(summary.startedAt)} · ${escapeHtml(formatDuration(summary.durationMs))}</p>
+<div class="counts">${counts}</div>
+</header>
+<nav class="filters" aria-label="Filters">
+<fieldset><legend>Status</legend>${statusFilters}</fieldset>
+<label>Area <select id="area-filter"><option value="">all areas</option>${areaOptions}</select></label>
+<input type="search" id="text-filter" placeholder="Filter by ID, title or seed section" aria-label="Filter by text">
+<span id="shown">${summary.results.length} of ${summary.results.length} shown</span>
+</nav>
+<main>
+${sections}
+</main>
+<footer>service-contract conformance · ${escapeHtml(countsText(summary.counts))}</footer>
+<script>${REPORT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

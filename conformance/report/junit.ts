@@ -1,0 +1,71 @@
+/**
+ * JUnit XML, the format every CI system shows as a test report: one <testsuite> per area, one
+ * <testcase> per case (classname `conformance.<area>`, name `ID title`), <failure> with the
+ * message as its attribute and expected/actual/pointer/curl as its text, <skipped> with the
+ * reason. Built with fast-xml-parser's XMLBuilder, which does the escaping; characters XML 1.0
+ * cannot carry at all (most control characters, which a robustness case may well echo) are
+ * replaced first.
+ */
+import { XMLBuilder } from "fast-xml-parser";
+import type { CaseResult, RunSummary } from "../core/types.ts";
+import { formatValue, groupByArea } from "./format.ts";
+
+/** Characters outside XML 1.0's Char production. */
+const NOT_XML = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+function xmlText(text: string): string {
+  return text.replace(NOT_XML, "\ufffd");
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function failureText(r: CaseResult): string {
+  const f = r.failure;
+  const lines = [f?.message ?? "failed", `seed: ${r.seed}`];
+  if (f?.expected !== undefined || f?.actual !== undefined) lines.push(`expected: ${formatValue(f?.expected)}`, `actual: ${formatValue(f?.actual)}`);
+  if (f?.pointer !== undefined) lines.push(`pointer: ${f.pointer || "/"}`);
+  if (f?.curl) lines.push(`curl: ${f.curl}`);
+  return xmlText(lines.join("\n"));
+}
+
+function testcase(r: CaseResult): Record<string, unknown> {
+  const node: Record<string, unknown> = {
+    "@_classname": `conformance.${r.area}`,
+    "@_name": xmlText(`${r.id} ${r.title}`),
+    "@_time": seconds(r.durationMs),
+  };
+  if (r.status === "failed") node.failure = { "@_message": xmlText(r.failure?.message ?? "failed"), "@_type": "CaseFailure", "#text": failureText(r) };
+  if (r.status === "skipped") node.skipped = { "@_message": xmlText(r.reason ?? "skipped") };
+  if (r.notes.length > 0) node["system-out"] = xmlText(r.notes.join("\n"));
+  return node;
+}
+
+export function junitXml(summary: RunSummary): string {
+  const groups = groupByArea(summary.results);
+  const document = {
+    "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
+    testsuites: {
+      "@_name": "service-contract conformance",
+      "@_tests": summary.results.length,
+      "@_failures": summary.counts.failed,
+      "@_errors": 0,
+      "@_skipped": summary.counts.skipped,
+      "@_time": seconds(summary.durationMs),
+      "@_timestamp": summary.startedAt,
+      testsuite: groups.map((g) => ({
+        "@_name": g.area,
+        "@_tests": g.results.length,
+        "@_failures": g.counts.failed,
+        "@_errors": 0,
+        "@_skipped": g.counts.skipped,
+        "@_time": seconds(g.results.reduce((t, r) => t + r.durationMs, 0)),
+        properties: { property: [{ "@_name": "baseUrl", "@_value": summary.target.baseUrl }, { "@_name": "authUrl", "@_value": summary.target.authUrl }] },
+        testcase: g.results.map(testcase),
+      })),
+    },
+  };
+  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, suppressEmptyNode: true });
+  return builder.build(document) as string;
+}
