@@ -26,7 +26,7 @@ interface AutocannonOptions {
   connections: number;
   duration: number;
   headers?: Record<string, string>;
-  requests?: { setupRequest?: (req: { headers?: Record<string, string> }) => unknown }[];
+  requests?: { headers?: Record<string, string> }[];
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
@@ -35,13 +35,14 @@ const CONNECTIONS = 10;
 
 /** Requests/s; fails when any answer is not `expected` (a 403 or a 500 would inflate the figure). */
 async function run(url: string, expected: number, headers: Record<string, string>, tokens?: string[]): Promise<number> {
-  let i = 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: DURATION,
     headers,
-    requests: tokens ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `token ${tokens[i++ % tokens.length]}` } }) }] : undefined,
+    // One pre-built request per token, cycled by each connection: rebuilding a request per send
+    // (setupRequest) made the load generator, not the server, the limit of the token runs.
+    requests: tokens ? tokens.map((token) => ({ headers: { ...headers, authorization: `token ${token}` } })) : undefined,
   });
   const other = Object.entries(result.statusCodeStats ?? {}).filter(([status]) => Number(status) !== expected);
   if (result.errors > 0 || other.length > 0) throw new Error(`bench/feeds: ${url} answered ${JSON.stringify(result.statusCodeStats)} with ${result.errors} errors, expected only ${expected}`);

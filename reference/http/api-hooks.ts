@@ -48,6 +48,21 @@ function setRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header("X-RateLimit-Reset", state.reset);
 }
 
+// Header values computed once per viewer and per operation: polls repeat them on every request.
+const scopesHeaders = new WeakMap<Viewer, string>();
+function scopesHeader(viewer: Viewer): string {
+  let value = scopesHeaders.get(viewer);
+  if (value === undefined) scopesHeaders.set(viewer, (value = formatScopes(viewer.scopes).split(",").filter(Boolean).join(", ")));
+  return value;
+}
+const acceptedHeaders = new WeakMap<OperationPolicy, string>();
+function acceptedHeader(policy: OperationPolicy | undefined): string {
+  if (!policy) return "";
+  let value = acceptedHeaders.get(policy);
+  if (value === undefined) acceptedHeaders.set(policy, (value = policy.acceptedScopes.join(", ")));
+  return value;
+}
+
 export function installApiHooks(app: FastifyInstance, { db, policies, limiter }: ApiHooksOptions): void {
   app.decorateRequest("viewer", null as unknown as Viewer);
   app.decorateRequest("policy", undefined);
@@ -115,8 +130,8 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
     if (request.outsideContract) return payload;
     const viewer = request.viewer ?? ANONYMOUS;
     if (viewer.authorization) {
-      reply.header("X-OAuth-Scopes", formatScopes(viewer.scopes).split(",").filter(Boolean).join(", "));
-      reply.header("X-Accepted-OAuth-Scopes", (request.policy?.acceptedScopes ?? []).join(", "));
+      reply.header("X-OAuth-Scopes", scopesHeader(viewer));
+      reply.header("X-Accepted-OAuth-Scopes", acceptedHeader(request.policy));
     }
     const limit = request.rateLimit || limitFor(viewer);
     let state = request.rate ?? (await limiter.peek(request.rateKey || `ip:${request.ip}`, limit));
