@@ -76,12 +76,12 @@ export class DeliveryQueue implements HookPings {
    */
   async testPush(tx: Queryable, hook: HookRow): Promise<boolean> {
     if (!hook.active || hook.repo_id === null || !(hook.events.includes("*") || hook.events.includes("push"))) return false;
-    const [latest] = await tx.query<{ id: number; type: string; repo_id: number; actor_id: number; public: boolean; body: Record<string, unknown> }>(
-      "select id::int as id, type, repo_id::int as repo_id, actor_id::int as actor_id, public, body from events where repo_id = $1 and type = 'PushEvent' order by id desc limit 1",
+    const [latest] = await tx.query<{ id: number; type: string; repo_id: number; actor_id: number; public: boolean; body: Record<string, unknown>; detail: Record<string, unknown> | null }>(
+      "select id::int as id, type, repo_id::int as repo_id, actor_id::int as actor_id, public, body, detail from events where repo_id = $1 and type = 'PushEvent' order by id desc limit 1",
       [hook.repo_id],
     );
     if (!latest) return false;
-    const recorded: Extract<Recorded, { kind: "activity" }> = { kind: "activity", id: latest.id, type: latest.type, repoId: latest.repo_id, actorId: latest.actor_id, public: latest.public, body: latest.body };
+    const recorded: Extract<Recorded, { kind: "activity" }> = { kind: "activity", id: latest.id, type: latest.type, repoId: latest.repo_id, actorId: latest.actor_id, public: latest.public, body: latest.body, ...(latest.detail ? { detail: latest.detail } : {}) };
     const built = await webhookPayload(tx, this.#urls, recorded);
     if (!built) return false;
     await this.enqueue(tx, hook.id, built.event, built.action, built.payload);

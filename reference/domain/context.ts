@@ -11,7 +11,17 @@ export type Json = Record<string, unknown>;
 
 /** One thing an action recorded, handed to every listener inside the action's transaction. */
 export type Recorded =
-  | { kind: "activity"; id: number; type: string; repoId: number; actorId: number; public: boolean; body: Json }
+  | {
+      kind: "activity";
+      id: number;
+      type: string;
+      repoId: number;
+      actorId: number;
+      public: boolean;
+      body: Json;
+      /** What the event's webhook needs beyond the feed body (a push's whole commit list); stored in `events.detail`. */
+      detail?: Json;
+    }
   | { kind: "issue"; id: number; repoId: number; issueId: number; event: string; body: Json };
 
 export type Listener = (tx: Queryable, recorded: Recorded) => Promise<void>;

@@ -38,13 +38,13 @@ export function fakeSha(...parts: unknown[]): string {
   return createHash("sha1").update(parts.map(String).join("\0")).digest("hex");
 }
 
-export async function recordActivity(a: Act, e: { type: string; actor: Pick<Account, "id" | "login">; repo: RepoRow; payload: Json }): Promise<Json> {
+export async function recordActivity(a: Act, e: { type: string; actor: Pick<Account, "id" | "login">; repo: RepoRow; payload: Json; detail?: Json }): Promise<Json> {
   const { tx, ctx, at } = a;
   const isPublic = !e.repo.private;
   const orgId = e.repo.owner_type === "Organization" ? e.repo.owner_id : null;
   const [{ id }] = (await tx.query<{ id: number }>(
-    "insert into events (type, actor_id, repo_id, org_id, public, body, created_at) values ($1, $2, $3, $4, $5, '{}'::jsonb, $6) returning id",
-    [e.type, e.actor.id, e.repo.id, orgId, isPublic, at.toISOString()],
+    "insert into events (type, actor_id, repo_id, org_id, public, body, created_at, detail) values ($1, $2, $3, $4, $5, '{}'::jsonb, $6, $7) returning id",
+    [e.type, e.actor.id, e.repo.id, orgId, isPublic, at.toISOString(), e.detail ? JSON.stringify(e.detail) : null],
   )) as [{ id: number }];
   const body: Json = {
     id: String(id),
@@ -59,7 +59,7 @@ export async function recordActivity(a: Act, e: { type: string; actor: Pick<Acco
   await tx.query("update events set body = $1 where id = $2", [JSON.stringify(body), id]);
   a.result.events.push(body);
   for (const listener of ctx.listeners ?? []) {
-    await listener(tx, { kind: "activity", id, type: e.type, repoId: e.repo.id, actorId: e.actor.id, public: isPublic, body });
+    await listener(tx, { kind: "activity", id, type: e.type, repoId: e.repo.id, actorId: e.actor.id, public: isPublic, body, ...(e.detail ? { detail: e.detail } : {}) });
   }
   return body;
 }

@@ -1,7 +1,8 @@
 /**
  * The push webhook, the one payload that does not mirror its activity event (seed: "except
  * push, which has a more detailed webhook payload"). Everything Git-related comes from the
- * PushEvent the action recorded — ref, before, head, the commits — so the delivery and the feed
+ * PushEvent the action recorded — ref, before, head, the commits (all of them: the feed's list
+ * stops at 20, the rest is in the event's `detail`) — so the delivery and the feed
  * always describe the same push; this module only reshapes it: commits in the webhook's form
  * (`id`, web `url`, committer, file lists, timestamp), `after`, created/deleted flags, the
  * compare link, the pusher as a Git identity and the repository in the push's legacy form.
@@ -52,8 +53,10 @@ function usernames(tx: Queryable): (email: string) => Promise<string | undefined
   };
 }
 
-export async function pushPayload(tx: Queryable, urls: Urls, recorded: { repoId: number; actorId: number; body: Json }): Promise<PushPayload> {
+export async function pushPayload(tx: Queryable, urls: Urls, recorded: { repoId: number; actorId: number; body: Json; detail?: Json }): Promise<PushPayload> {
   const activity = recorded.body.payload as PushActivity;
+  // A push of more than 20 commits keeps its whole list beside the event: the webhook is not capped.
+  const pushed = (recorded.detail?.commits as PushActivity["commits"] | undefined) ?? activity.commits;
   const timestamp = recorded.body.created_at as string;
   const repo = await repoById(tx, recorded.repoId);
   const actor = await accountById(tx, recorded.actorId);
@@ -61,7 +64,7 @@ export async function pushPayload(tx: Queryable, urls: Urls, recorded: { repoId:
   const username = usernames(tx);
 
   const commits: Commit[] = [];
-  for (const c of activity.commits) {
+  for (const c of pushed) {
     const login = await username(c.author.email);
     // The reference server has no Git objects: author and committer are the same identity.
     const who = { name: c.author.name, email: c.author.email, ...(login ? { username: login } : {}) };

@@ -178,6 +178,21 @@ describe("tests (the latest push)", () => {
     expect(events[0]!.type).toBe("PushEvent");
   });
 
+  it("sends every commit of a push longer than the feed's 20", async () => {
+    const before = (await receivedBy(repoHook, "push")).length;
+    await simulate(t.api, "push", { params: { commits: "23", message: "long push" } });
+    await eventually(async () => (await receivedBy(repoHook, "push")).length === before + 1);
+    expect((await call(t.api, "POST", `${hookPath(repoHook)}/tests`, { auth: auth(octocat) })).status).toBe(204);
+    const pushes = await eventually(async () => {
+      const all = await receivedBy(repoHook, "push");
+      return all.length === before + 2 && all;
+    });
+    const [live, test] = pushes.slice(before).map(json) as [ReturnType<typeof json>, ReturnType<typeof json>];
+    expect(live.commits).toHaveLength(23);
+    expect(test.commits).toEqual(live.commits);
+    expect(validateWebhook("push", test).valid).toBe(true);
+  });
+
   it("answers 204 and sends nothing to a hook not subscribed to push", async () => {
     const before = receiver.received.length;
     expect((await call(t.api, "POST", `${hookPath(issuesHook)}/tests`, { auth: auth(octocat) })).status).toBe(204);

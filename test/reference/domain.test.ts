@@ -158,6 +158,8 @@ describe("domain actions", () => {
 
   it("member, public, repository, team_add, membership", async () => {
     expect((await run("member", { user: "monalisa" })).events[0]!.payload).toMatchObject({ action: "added", member: { login: "monalisa" } });
+    // The seed's member event is for non-organization repositories: nothing is recorded on an organization's.
+    await expect(runAction(ctx, "member", { repo: "octo-org/hello-world", actor: "octocat", params: { user: "defunkt" } })).rejects.toThrow(/belongs to an organization/);
     const pub = await run("public", {}, "octo-org/internal-tools");
     expect(pub.events[0]).toMatchObject({ type: "PublicEvent", public: true });
     await expect(runAction(ctx, "public", { repo: "octo-org/internal-tools", actor: "octocat", params: {} })).rejects.toBeInstanceOf(DomainError);

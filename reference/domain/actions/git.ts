@@ -22,6 +22,9 @@ async function setHead(a: Act, repoId: number, ref: string, sha: string): Promis
   await a.tx.query("insert into git_refs (repo_id, ref, sha) values ($1, $2, $3) on conflict (repo_id, ref) do update set sha = excluded.sha", [repoId, ref, sha]);
 }
 
+/** The events API shows at most this many commits of a push (`size` gives the count). */
+const FEED_COMMITS = 20;
+
 export async function push(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
   const branch = params.ref ?? params.branch ?? repo.default_branch;
   const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
@@ -43,7 +46,9 @@ export async function push(a: Act, repo: RepoRow, actor: Account, params: Record
     type: "PushEvent",
     actor,
     repo,
-    payload: { push_id: Number(push_id), size, distinct_size: size, ref, head: parent, before, commits: commits.slice(-20) },
+    payload: { push_id: Number(push_id), size, distinct_size: size, ref, head: parent, before, commits: commits.slice(-FEED_COMMITS) },
+    // The feed's list is capped; the push webhook carries every commit (reference/webhooks/push.ts).
+    ...(commits.length > FEED_COMMITS ? { detail: { commits } } : {}),
   });
   for (const c of commits) await references(a, repo, actor, c.sha, c.message);
 }

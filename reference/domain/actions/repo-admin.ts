@@ -1,5 +1,6 @@
 /**
- * Repository administration: member (collaborator added), public (private → public),
+ * Repository administration: member (collaborator added to a user's repository — the seed's
+ * member event is for non-organization repositories only), public (private → public),
  * repository (a new repository beside --repo, with its CreateEvent), and the organization's
  * teams: team_add (repository added to a team) and membership (user added/removed).
  */
@@ -13,6 +14,7 @@ import { recordActivity, type Act } from "../record.ts";
 
 export async function member(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
   if (!params.user) throw new DomainError("invalid", "member needs user=LOGIN");
+  if (repo.owner_type === "Organization") throw new DomainError("invalid", `member is for repositories of a user: ${repo.owner_login}/${repo.name} belongs to an organization`);
   const user = await accountByLogin(a.tx, params.user);
   if (user.type !== "User" || user.id === repo.owner_id) throw new DomainError("invalid", `${user.login} cannot be added as a collaborator`);
   const added = await a.tx.query("insert into collaborators (repo_id, user_id, permission) values ($1, $2, 'push') on conflict do nothing returning user_id", [repo.id, user.id]);
