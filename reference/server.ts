@@ -26,6 +26,7 @@ import { startDeliveries } from "./deliveries/engine.ts";
 import type { DeliveryOptions } from "./deliveries/options.ts";
 import { faultSet, type Fault } from "./faults.ts";
 import { pastPageRequests } from "./http/past-page-fault.ts";
+import { refuseNulInBodies } from "./http/nul-guard.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -132,7 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     limiter: db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter(),
   });
   installFeedShortcut(api, db, ctx.feeds!);
-  const handlers = apiHandlers(ctx);
+  const handlers = refuseNulInBodies(apiHandlers(ctx));
   const pastPage = faults?.has("pagination-past-300") ? { invalidRequest: pastPageRequests(handlers) } : {};
   registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common, ...pastPage });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).

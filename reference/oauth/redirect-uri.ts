@@ -2,9 +2,15 @@
  * The redirect_uri rules of the seed (Authentication › Redirect URI): optional, defaulting to the
  * registered callback URL; when given, its scheme, host and port must equal the callback's and
  * its path must be the callback's path or below it at a `/` boundary (`/callback/sub`, not
- * `/callbackx`). Parsing is WHATWG URL parsing, so `..` and `%2e%2e` segments are resolved
- * before the path is compared, and `http://a:80/` equals `http://a/`. A fragment, or a value that
- * is not an absolute URL, does not match.
+ * `/callbackx`). Parsing is WHATWG URL parsing, so `http://a:80/` equals `http://a/`. A fragment,
+ * userinfo, or a value that is not an absolute URL, does not match.
+ *
+ * Paths that another parser could read as somewhere else do not match either (DECISIONS: redirect
+ * URI path tricks): a dot segment (`.`, `..`, in any percent-encoding, even one WHATWG would
+ * resolve to a path still below the callback), an encoded `/` or `\`, a raw `\`, and NUL or other
+ * control characters, raw or encoded, also when encoded twice (`%252F`). `/callback/..%2Fevil`
+ * is a subdirectory to the letter of the rule, but a client that decodes `%2F` before it
+ * normalises the path lands outside the callback path.
  */
 import type { Fault } from "../faults.ts";
 
@@ -25,14 +31,49 @@ function pathWithin(path: string, base: string, faults?: ReadonlySet<Fault>): bo
   return path.startsWith(prefix);
 }
 
+/** The path of an absolute URL as written, before any parser resolves or re-encodes it. */
+function rawPath(value: string): string {
+  const match = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*[^/\\?#]*([^?#]*)/.exec(value);
+  return match?.[1] ?? "";
+}
+
+/** Percent-decodes until nothing changes (at most a few rounds), so `%252e` counts as `.`. */
+function decodeFully(segment: string): string {
+  let current = segment;
+  for (let round = 0; round < 4; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      // A stray `%` is not an escape: decode what can be decoded.
+      next = current.replace(/%[0-9A-Fa-f]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    }
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** Whether a path, as written, holds something that decodes to a segment boundary, a dot segment or a control character. */
+export function ambiguousPath(path: string): boolean {
+  if (path.includes("\\")) return true;
+  for (const segment of path.split("/")) {
+    const decoded = decodeFully(segment);
+    if (decoded === "." || decoded === "..") return true;
+    if (/[/\\\u0000-\u001f\u007f]/.test(decoded)) return true;
+  }
+  return false;
+}
+
 /** The redirect target to use, or a mismatch. An empty `given` counts as not given. */
 export function resolveRedirectUri(callbackUrl: string, given: string | undefined, faults?: ReadonlySet<Fault>): RedirectCheck {
-  if (given === undefined || given === "") return { ok: true, uri: callbackUrl };
+  if (given === undefined || given === "" || given === callbackUrl) return { ok: true, uri: callbackUrl };
   const target = parse(given);
   const callback = parse(callbackUrl);
   if (!target || !callback) return { ok: false };
   if (target.hash !== "" || given.includes("#")) return { ok: false };
   if (target.username !== "" || target.password !== "") return { ok: false };
+  if (ambiguousPath(rawPath(given))) return { ok: false };
   const same = target.protocol === callback.protocol && target.hostname === callback.hostname && target.port === callback.port;
   return same && pathWithin(target.pathname, callback.pathname, faults) ? { ok: true, uri: target.href } : { ok: false };
 }

@@ -169,7 +169,21 @@ export interface FakeOAuthOptions {
   reuseLastGrant?: boolean;
 }
 
-/** The correct rule: same scheme, host and port; the callback path or below it at a `/`. */
+/** A path, as written, with a segment that decodes (once or twice) to `.`, `..`, or holds `/`, `\\` or a control character. */
+function ambiguousPath(given: string): boolean {
+  const path = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*[^/\\?#]*([^?#]*)/.exec(given)?.[1] ?? "";
+  if (path.includes("\\")) return true;
+  return path.split("/").some((segment) => {
+    let decoded = segment;
+    for (let i = 0; i < 3; i++) decoded = decoded.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return decoded === "." || decoded === ".." || /[/\\\u0000-\u001f\u007f]/.test(decoded);
+  });
+}
+
+/**
+ * The correct rule: same scheme, host and port; the callback path or below it at a `/`; no
+ * ambiguous spelling of the path (spec/DECISIONS.md, Redirect URI path tricks).
+ */
 export function correctRedirect(given: string, callback: string): boolean {
   let g: URL;
   try {
@@ -179,6 +193,7 @@ export function correctRedirect(given: string, callback: string): boolean {
   }
   const c = new URL(callback);
   if (given.includes("#") || g.username || g.password || g.origin !== c.origin) return false;
+  if (given !== callback && ambiguousPath(given)) return false;
   return g.pathname === c.pathname || g.pathname.startsWith(c.pathname.endsWith("/") ? c.pathname : `${c.pathname}/`);
 }
 

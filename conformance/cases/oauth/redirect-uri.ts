@@ -7,7 +7,9 @@
  * credentials in front of another host, another scheme, a fragment, a relative value. Every
  * variant is built from the profile's callback URL, so the cases fit any registration.
  * Accepted: the code arrives at exactly that URI. Rejected: `redirect_uri_mismatch` at the
- * registered callback with the error fields and the state.
+ * registered callback with the error fields and the state. OAUTH-REDIRECT-020 goes past the
+ * seed's letter (spec/DECISIONS.md, Redirect URI path tricks): subdirectory names that decode to
+ * a slash, a dot segment or NUL are refused, whatever a WHATWG parser would make of them.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
@@ -118,4 +120,30 @@ export const REDIRECT_CASES: Case[] = [
   }),
   rejected("OAUTH-REDIRECT-018", "A redirect_uri with a fragment is rejected (RFC 6749 §3.1.2)", (cb) => `${cb.origin}${cb.pathname}#conformance`),
   rejected("OAUTH-REDIRECT-019", "A relative redirect_uri (the callback path alone) is rejected", (cb) => cb.pathname),
+  {
+    id: "OAUTH-REDIRECT-020",
+    title: "Subdirectories hiding an encoded slash, backslash, NUL or a dot segment (…/..%2Fx, …/%2e%2e/x, …/%00, …/sub/../x) are rejected",
+    area: "oauth",
+    seed: `${SEED.redirect}; spec/DECISIONS.md › Redirect URI path tricks`,
+    needs: OAUTH_NEEDS,
+    async run(ctx: CaseContext) {
+      const cb = callback(ctx);
+      const variants = [
+        "..%2Fconformance-elsewhere",
+        "..%5Cconformance-elsewhere",
+        "%2e%2e/conformance-elsewhere",
+        "%252e%252e%252Fconformance-elsewhere",
+        "%00",
+        "sub/../conformance-other",
+        "./conformance-other",
+      ];
+      for (const rest of variants) {
+        const built = `${cb.origin}${below(cb.pathname, rest)}`;
+        ctx.note(`redirect_uri=${built}`);
+        const state = freshState();
+        const location = await ctx.authorize({ client_id: app(ctx).clientId, redirect_uri: built, state });
+        checkErrorRedirect(ctx, location, "redirect_uri_mismatch", state);
+      }
+    },
+  },
 ];
