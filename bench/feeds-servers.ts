@@ -3,18 +3,21 @@
  * generator's CPU is not the servers': the reference server as `serve` runs it (PGlite in memory,
  * no response validation) with 300 events on the measured repository and one token for each of
  * 100 pollers, and the floor — a bare `node:http` server sending the very bytes and headers the
- * reference sent for that page, from memory. Prints one JSON line with both URLs, the tokens and
- * the page's ETag; stops on SIGTERM.
+ * reference sent for that page, from memory — and a control: a bare Fastify route sending the
+ * same bytes and headers, so the report shows how much of the gap is Fastify's own. Prints one
+ * JSON line with the URLs, the tokens and the page's ETag; stops on SIGTERM.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import Fastify from "fastify";
 import { startServer } from "../reference/server.ts";
 import { createUser } from "../reference/store/accounts.ts";
 import { createAuthorization } from "../reference/store/authorizations.ts";
 import { insertEvents } from "../test/reference/feeds-fixtures.ts";
 
 export const FEED_PATH = "/repos/octocat/hello-world/events";
-const USERS = 100;
+// 5000 requests an hour each: enough pollers that the 200 rounds never exhaust a token.
+const USERS = 200;
 
 const ref = await startServer({ port: 0, authPort: 0, seed: "demo", validateResponses: false });
 await insertEvents(ref.db, { actor: "octocat", repo: "octocat/hello-world", count: 300 }, ref.urls.api);
@@ -50,10 +53,35 @@ const floor = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => floor.listen(0, "127.0.0.1", resolve));
 
+// The same answers through a bare Fastify route (no hooks, no logging), headers set in one call.
+const control = Fastify({ logger: false });
+control.get(FEED_PATH, (request, reply) => {
+  if (request.headers["if-none-match"] === etag) return reply.code(304).headers(notModifiedHeaders).send();
+  return reply.code(200).headers(headers).send(bodyBytes);
+});
+await control.listen({ port: 0, host: "127.0.0.1" });
+
 process.stdout.write(
-  JSON.stringify({ reference: `${ref.urls.api}${FEED_PATH}`, floor: `http://127.0.0.1:${(floor.address() as AddressInfo).port}${FEED_PATH}`, tokens, etag, bytes: Buffer.byteLength(body) }) + "\n",
+  JSON.stringify({
+    reference: `${ref.urls.api}${FEED_PATH}`,
+    floor: `http://127.0.0.1:${(floor.address() as AddressInfo).port}${FEED_PATH}`,
+    control: `http://127.0.0.1:${(control.server.address() as AddressInfo).port}${FEED_PATH}`,
+    tokens,
+    etag,
+    bytes: Buffer.byteLength(body),
+  }) + "\n",
 );
+// The bench asks for this process's CPU time around each measurement (over IPC, when there is a
+// channel): CPU per request is far less sensitive than requests/s to other work on the machine.
+process.on("message", (message) => {
+  if (message === "cpu") {
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpu: user + system });
+  }
+});
 process.once("SIGTERM", () => {
+  process.disconnect?.();
   floor.close();
+  void control.close();
   void ref.close().then(() => process.exit(0));
 });

@@ -7,17 +7,24 @@
  *
  * The servers run in a child process (feeds-servers.ts) and autocannon in this one, so load
  * generation does not eat the servers' CPU. Every run sends the same requests, the floor's too:
- * requests carry tokens, rotating over 100 pollers, like real pollers (anonymous callers have 60
+ * requests carry tokens, rotating over 200 pollers, like real pollers (anonymous callers have 60
  * requests an hour, so an anonymous 200 cannot be measured at load; an anonymous 304 can, since
- * a 304 never counts against the limit).
+ * a 304 never counts against the limit). A bare Fastify route sending the same answers is
+ * measured beside them (the control): what the framework alone costs against the floor.
+ *
+ * Other work shares this machine's cores and its load changes during a run, so each row is
+ * measured in interleaved rounds (floor, control, reference, then the reverse) and reported as
+ * the median of the per-round ratios. `BENCH_FEEDS_SECONDS` (default 3) and `BENCH_FEEDS_ROUNDS`
+ * (default 5) set the length of each measurement and the number of rounds.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
-import { printSection } from "./lib/report.ts";
+import { loadavg } from "node:os";
+import { median } from "./lib/report.ts";
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   errors: number;
   statusCodeStats?: Record<string, { count: number }>;
 }
@@ -30,15 +37,17 @@ interface AutocannonOptions {
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-const DURATION = Number(process.env.BENCH_FEEDS_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_FEEDS_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_FEEDS_ROUNDS ?? 5);
+const WARMUP_SECONDS = 1;
 const CONNECTIONS = 10;
 
-/** Requests/s; fails when any answer is not `expected` (a 403 or a 500 would inflate the figure). */
-async function run(url: string, expected: number, headers: Record<string, string>, tokens?: string[]): Promise<number> {
+/** Requests/s and their count; fails when any answer is not `expected` (a 403 or a 500 would inflate the figure). */
+async function run(url: string, expected: number, headers: Record<string, string>, tokens: string[] | undefined, duration = SECONDS): Promise<{ perSecond: number; total: number }> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     headers,
     // One pre-built request per token, cycled by each connection: rebuilding a request per send
     // (setupRequest) made the load generator, not the server, the limit of the token runs.
@@ -46,12 +55,19 @@ async function run(url: string, expected: number, headers: Record<string, string
   });
   const other = Object.entries(result.statusCodeStats ?? {}).filter(([status]) => Number(status) !== expected);
   if (result.errors > 0 || other.length > 0) throw new Error(`bench/feeds: ${url} answered ${JSON.stringify(result.statusCodeStats)} with ${result.errors} errors, expected only ${expected}`);
-  return result.requests.average;
+  return { perSecond: result.requests.average, total: result.requests.total };
+}
+
+interface Child<T> {
+  ready: T;
+  stop: () => Promise<void>;
+  /** The child's CPU time so far (user + system, µs), when it answers over IPC (feeds-servers.ts does). */
+  cpu: () => Promise<number>;
 }
 
 /** Starts a child that prints one JSON line when ready; resolves with that line and a stop function. */
-async function startChild<T>(args: string[]): Promise<{ ready: T; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+async function startChild<T>(args: string[]): Promise<Child<T>> {
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit", "ipc"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const ready = await new Promise<T>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -59,73 +75,129 @@ async function startChild<T>(args: string[]): Promise<{ ready: T; stop: () => Pr
     });
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}) before it was ready`)));
   });
-  return { ready, stop: async () => (child.kill("SIGTERM"), await exited) };
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      child.once("message", (message) => resolve((message as { cpu: number }).cpu));
+      child.send("cpu");
+    });
+  return { ready, cpu, stop: async () => (child.kill("SIGTERM"), await exited) };
 }
 
 interface Servers {
   reference: string;
   floor: string;
+  control: string;
   tokens: string[];
   etag: string;
   bytes: number;
 }
 
+type Subject = "floor" | "control" | "reference";
+interface Row {
+  title: string;
+  expected: number;
+  headers: Record<string, string>;
+  tokens: string[] | undefined;
+  /** The reference's ratio to the floor that the row must reach. */
+  target: number;
+}
+interface Measured {
+  /** Requests/s of each subject, one figure per round. */
+  rounds: Record<Subject, number[]>;
+  median: Record<Subject, number>;
+  /** Per round, subject ÷ floor of that same round; their median and range. */
+  ratio: Record<"control" | "reference", { median: number; min: number; max: number }>;
+  /** Median over the rounds of the servers' CPU time per request (µs). */
+  cpu: Record<Subject, number>;
+}
+
+/**
+ * One row, interleaved: a warm-up of each server, then `ROUNDS` rounds of floor, control and
+ * reference back to back (the order reversed every other round), so a change of load on the
+ * shared machine weighs on all three alike. The figure reported is the median of the per-round
+ * ratios, beside the median requests/s of each server and its CPU time per request (all three
+ * servers share one process, and only one is driven at a time).
+ */
+async function measure(urls: Record<Subject, string>, row: Row, cpu: () => Promise<number>): Promise<Measured> {
+  const subjects: Subject[] = ["floor", "control", "reference"];
+  for (const subject of subjects) await run(urls[subject], row.expected, row.headers, row.tokens, WARMUP_SECONDS);
+  const rounds: Record<Subject, number[]> = { floor: [], control: [], reference: [] };
+  const cpus: Record<Subject, number[]> = { floor: [], control: [], reference: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? subjects : [...subjects].reverse();
+    for (const subject of order) {
+      const before = await cpu();
+      const result = await run(urls[subject], row.expected, row.headers, row.tokens);
+      cpus[subject].push(((await cpu()) - before) / result.total);
+      rounds[subject].push(result.perSecond);
+    }
+  }
+  const ratios = (subject: "control" | "reference") => {
+    const each = rounds[subject].map((value, n) => value / rounds.floor[n]!);
+    return { median: median(each), min: Math.min(...each), max: Math.max(...each) };
+  };
+  return {
+    rounds,
+    median: { floor: median(rounds.floor), control: median(rounds.control), reference: median(rounds.reference) },
+    ratio: { control: ratios("control"), reference: ratios("reference") },
+    cpu: { floor: median(cpus.floor), control: median(cpus.control), reference: median(cpus.reference) },
+  };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+const load = () => loadavg().map((n) => n.toFixed(2)).join(", ");
+
+function print(row: Row, m: Measured): void {
+  process.stdout.write(`\n## ${row.title}\n`);
+  const line = (name: string, subject: Subject, note: string) =>
+    process.stdout.write(
+      `  ${name.padEnd(34)} ${fmt(m.median[subject]).padStart(8)} req/s  ${m.cpu[subject].toFixed(1).padStart(6)} µs CPU/req  ${note}\n    rounds: ${m.rounds[subject].map(fmt).join(" ")}\n`,
+    );
+  const ratio = (r: { median: number; min: number; max: number }) => `${r.median.toFixed(2)}× floor (rounds ${r.min.toFixed(2)}–${r.max.toFixed(2)})`;
+  line("bare node:http, same bytes (floor)", "floor", "baseline");
+  line("bare Fastify route (control)", "control", ratio(m.ratio.control));
+  line("reference server", "reference", ratio(m.ratio.reference));
+  const met = m.ratio.reference.median >= row.target;
+  process.stdout.write(`  target: ≥ ${row.target.toFixed(2)}× floor (median of the round ratios) — ${met ? "met" : "NOT met"}\n`);
+}
+
 export async function benchFeeds(): Promise<void> {
+  const loadBefore = load();
   const servers = await startChild<Servers>(["--import", "tsx", "bench/feeds-servers.ts"]);
-  let figures: Record<string, number>;
-  const { reference, floor, tokens, etag, bytes } = servers.ready;
+  const { reference, floor, control, tokens, etag, bytes } = servers.ready;
+  const urls = { floor, control, reference };
   const path = new URL(reference).pathname;
+  const conditional = { "if-none-match": etag };
+  const rows: Row[] = [
+    { title: `feeds: 200 page (${bytes} bytes), with a token`, expected: 200, headers: {}, tokens, target: 0.5 },
+    { title: "feeds: 304 on If-None-Match, with a token", expected: 304, headers: conditional, tokens, target: 0.7 },
+    { title: "feeds: 304 on If-None-Match, anonymous", expected: 304, headers: conditional, tokens: undefined, target: 0.7 },
+  ];
+  process.stdout.write(`\n# feeds: autocannon ${CONNECTIONS} connections; per row ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds × ${SECONDS} s (load average before: ${loadBefore})\n`);
+  const results: Measured[] = [];
   try {
-    const conditional = { "if-none-match": etag };
-    figures = {
-      floorOk: await run(floor, 200, {}, tokens),
-      refOk: await run(reference, 200, {}, tokens),
-      floorNotModified: await run(floor, 304, conditional, tokens),
-      refNotModified: await run(reference, 304, conditional, tokens),
-      floorNotModifiedAnon: await run(floor, 304, conditional),
-      refNotModifiedAnon: await run(reference, 304, conditional),
-    };
+    for (const row of rows) {
+      const m = await measure(urls, row, servers.cpu);
+      results.push(m);
+      print(row, m);
+    }
   } finally {
     await servers.stop();
   }
   const mock = await startChild<{ mock: string }>(["bin/service-contract.js", "mock", "--port", "0"]);
+  let prism: number;
   try {
-    figures.prismOk = await run(`${mock.ready.mock}${path}`, 200, {}, tokens);
+    await run(`${mock.ready.mock}${path}`, 200, {}, tokens, WARMUP_SECONDS);
+    prism = (await run(`${mock.ready.mock}${path}`, 200, {}, tokens)).perSecond;
   } finally {
     await mock.stop();
   }
-  printSection(
-    `feeds: 200 page (${bytes} bytes), with a token, autocannon ${CONNECTIONS} connections × ${DURATION} s`,
-    [
-      { name: "bare node:http, same bytes (floor)", value: figures.floorOk!, unit: "req/s", better: "higher", baseline: true },
-      { name: "reference server", value: figures.refOk!, unit: "req/s", better: "higher" },
-    ],
-    "≥ 0.50× floor",
-  );
-  printSection(
-    "feeds: 304 on If-None-Match, with a token",
-    [
-      { name: "bare node:http (floor)", value: figures.floorNotModified!, unit: "req/s", better: "higher", baseline: true },
-      { name: "reference server", value: figures.refNotModified!, unit: "req/s", better: "higher" },
-    ],
-    "≥ 0.70× floor",
-  );
-  printSection(
-    "feeds: 304 on If-None-Match, anonymous",
-    [
-      { name: "bare node:http (floor)", value: figures.floorNotModifiedAnon!, unit: "req/s", better: "higher", baseline: true },
-      { name: "reference server", value: figures.refNotModifiedAnon!, unit: "req/s", better: "higher" },
-    ],
-    "≥ 0.70× floor",
-  );
-  printSection(
-    "feeds: 200 page against `service-contract mock` (Prism) on the same path",
-    [
-      { name: "service-contract mock (Prism)", value: figures.prismOk!, unit: "req/s", better: "higher", baseline: true },
-      { name: "reference server", value: figures.refOk!, unit: "req/s", better: "higher" },
-    ],
-    "≥ 10× Prism",
-  );
+  const ref = results[0]!.median.reference;
+  process.stdout.write(`\n## feeds: 200 page against \`service-contract mock\` (Prism) on the same path\n`);
+  process.stdout.write(`  service-contract mock (Prism)      ${fmt(prism).padStart(8)} req/s  baseline\n`);
+  process.stdout.write(`  reference server (median above)    ${fmt(ref).padStart(8)} req/s  ${(ref / prism).toFixed(1)}× Prism\n`);
+  process.stdout.write(`  target: ≥ 10× Prism — ${ref / prism >= 10 ? "met" : "NOT met"}\n`);
+  process.stdout.write(`\nload average after: ${load()}\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchFeeds();
