@@ -1,49 +1,169 @@
 /**
- * `service-contract serve` as users run it: a ready line with both URLs, a working API host, a
- * clean exit on SIGTERM, and exit 2 for usage errors (bad port, bad seed file).
+ * `service-contract serve` as users run it: one JSON line with both URLs on stdout when ready
+ * (and nothing else on stdout), a working API host, a clean exit 0 on SIGTERM that leaves the
+ * embedded database ready for the next start with its data, `DATABASE_URL` read when
+ * `--database-url` is not given, `--seed none` and `--seed FILE`, and exit 2 for usage errors
+ * (bad port, bad seed file, a database URL that is not PostgreSQL).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
+import { adminUrl, scratchDatabase } from "./postgres-db.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "serve-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("service-contract serve", () => {
-  it("prints its URLs when ready, serves, and exits 0 on SIGTERM", async () => {
-    const child = spawn(process.execPath, [cliBin, "serve", "--port", "0", "--auth-port", "0", "--data-dir", join(scratch, "db")], { cwd: repoRoot });
-    const exited = new Promise<number | null>((res) => child.on("exit", res));
+interface Served {
+  api: string;
+  auth: string;
+  stderr(): string;
+  /** SIGTERM; resolves with the exit code and everything written to stdout. */
+  stop(): Promise<{ code: number | null; stdout: string }>;
+}
+
+/** `serve` as a child process, resolved once its ready line is out. */
+async function serve(args: string[], env: Record<string, string | undefined> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [cliBin, "serve", "--port", "0", "--auth-port", "0", ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d));
+  child.stderr.on("data", (d: Buffer) => (stderr += d));
+  const exited = new Promise<number | null>((res) => child.on("exit", res));
+  const ready = await new Promise<{ api: string; auth: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), 45_000);
+    createInterface({ input: child.stdout }).once("line", (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line) as { api: string; auth: string });
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready; stderr:\n${stderr}`)));
+  });
+  return {
+    ...ready,
+    stderr: () => stderr,
+    async stop() {
+      child.kill("SIGTERM");
+      const code = await exited;
+      return { code, stdout };
+    },
+  };
+}
+
+/** The CLI with extra environment variables, to its exit. */
+function runWithEnv(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliBin, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d));
-    const ready = await new Promise<{ api: string; auth: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), 45_000);
-      createInterface({ input: child.stdout }).once("line", (line) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as { api: string; auth: string });
-      });
-    });
-    expect(ready.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(ready.auth).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await fetch(`${ready.api}/no/such/path`);
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+}
+
+const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+const OCTOCAT = basic("octocat", "octocat-demo-password");
+
+describe("service-contract serve", () => {
+  it("prints its URLs when ready, serves, and exits 0 on SIGTERM", async () => {
+    const served = await serve(["--data-dir", join(scratch, "db")]);
+    expect(served.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(served.auth).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${served.api}/no/such/path`);
     expect(res.status).toBe(404);
-    const page = await fetch(`${ready.auth}/login/oauth/authorize?client_id=unknown-client`);
-    expect(page.status).toBeLessThan(500);
+    await res.arrayBuffer();
+    const page = await fetch(`${served.auth}/login/oauth/authorize?client_id=unknown-client`);
+    expect(page.status).toBe(404);
     await page.arrayBuffer();
-    expect(stderr).toContain("octocat-demo-password");
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(served.stderr()).toContain("octocat-demo-password");
+    expect(served.stderr()).toContain("/login/oauth/authorize?client_id=demo-client-id-0001");
+    const { code, stdout } = await served.stop();
+    expect(code).toBe(0);
+    // One line of JSON with exactly the two URLs, and nothing else on stdout.
+    expect(stdout.split("\n")).toEqual([JSON.stringify({ api: served.api, auth: served.auth }), ""]);
   }, 60_000);
 
+  it("keeps the embedded database's data across a SIGTERM and a restart on the same --data-dir", async () => {
+    const dataDir = join(scratch, "restart");
+    const first = await serve(["--data-dir", dataDir, "--no-history", "--quiet"]);
+    const created = await fetch(`${first.api}/authorizations`, {
+      method: "POST",
+      headers: { authorization: OCTOCAT, "content-type": "application/json" },
+      body: JSON.stringify({ note: "survives a restart", scopes: ["repo"] }),
+    });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    expect((await first.stop()).code).toBe(0);
+
+    // The demo seed is not loaded again into a database that has data; the token still works.
+    const second = await serve(["--data-dir", dataDir, "--no-history", "--quiet"]);
+    try {
+      const res = await fetch(`${second.api}/users/octocat/events`, { headers: { authorization: `token ${token}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-oauth-scopes")).toBe("repo");
+      await res.arrayBuffer();
+      const list = await fetch(`${second.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+      expect(((await list.json()) as { note: string }[]).map((a) => a.note)).toEqual(["survives a restart"]);
+    } finally {
+      expect((await second.stop()).code).toBe(0);
+    }
+  }, 90_000);
+
+  it("loads --seed FILE into an empty database, and nothing with --seed none", async () => {
+    const fixture = join(scratch, "fixture.json");
+    writeFileSync(fixture, JSON.stringify({ users: [{ login: "fixture-user", password: "fixture-password" }] }));
+    const fromFile = await serve(["--data-dir", join(scratch, "from-file"), "--seed", fixture, "--quiet"]);
+    try {
+      const ok = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: basic("fixture-user", "fixture-password") } });
+      expect(ok.status).toBe(200);
+      await ok.arrayBuffer();
+      const demo = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+      expect(demo.status).toBe(401);
+      await demo.arrayBuffer();
+    } finally {
+      expect((await fromFile.stop()).code).toBe(0);
+    }
+    const empty = await serve(["--data-dir", join(scratch, "none"), "--seed", "none", "--quiet"]);
+    try {
+      const res = await fetch(`${empty.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+      expect(res.status).toBe(401);
+      await res.arrayBuffer();
+      const app = await fetch(`${empty.auth}/login/oauth/authorize?client_id=demo-client-id-0001`);
+      expect(app.status).toBe(404);
+      await app.arrayBuffer();
+    } finally {
+      expect((await empty.stop()).code).toBe(0);
+    }
+  }, 90_000);
+
+  describe.skipIf(!adminUrl)("on PostgreSQL", () => {
+    const db = scratchDatabase("sc_serve");
+    afterAll(() => db.drop(), 30_000);
+
+    it("reads DATABASE_URL when --database-url is not given (no --data-dir folder is made)", async () => {
+      await db.create();
+      const dataDir = join(scratch, "unused-pglite");
+      const served = await serve(["--data-dir", dataDir, "--no-history", "--quiet"], { DATABASE_URL: db.url });
+      try {
+        const res = await fetch(`${served.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      } finally {
+        expect((await served.stop()).code).toBe(0);
+      }
+      expect(existsSync(dataDir)).toBe(false);
+    }, 60_000);
+  });
+
   it.each([
-    [["serve", "--port", "70000"], /--port must be 0..65535/],
-    [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], /cannot read seed fixture/],
-    [["serve", "--database-url", "mysql://nope"], /postgres:\/\//],
-  ])("exits 2 on %j", async (args, message) => {
-    const result = await runCli(args);
+    [["serve", "--port", "70000"], {}, /--port must be 0..65535/],
+    [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /cannot read seed fixture/],
+    [["serve", "--database-url", "mysql://nope"], {}, /postgres:\/\//],
+    [["serve", "--port", "0", "--auth-port", "0"], { DATABASE_URL: "mysql://nope" }, /postgres:\/\//],
+  ])("exits 2 on %j %j", async (args, env, message) => {
+    const result = Object.keys(env).length === 0 ? await runCli(args) : await runWithEnv(args, env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   }, 60_000);
