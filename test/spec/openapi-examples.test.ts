@@ -1,6 +1,7 @@
 /**
  * Every `example` and `examples` value written inside spec/openapi.yaml validates against the
- * schema it illustrates: media types, parameters, headers, and schema objects themselves.
+ * schema it illustrates: media types, parameters, headers, and schema objects themselves; and so
+ * does every `example` annotation inside the schema files (`"example": "repo,gist"` on a property).
  * Documentation that contradicts the contract misleads exactly the people reading it.
  */
 import { readFileSync } from "node:fs";
@@ -14,7 +15,8 @@ import { toPointer } from "../../generators/problems.ts";
 
 const root = join(import.meta.dirname, "../..");
 const doc = parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as unknown;
-const ajv = createAjv(readSchemaFiles(join(root, "spec/schemas")), { strict: false });
+const schemaFiles = readSchemaFiles(join(root, "spec/schemas"));
+const ajv = createAjv(schemaFiles, { strict: false });
 
 interface Case {
   pointer: string;
@@ -56,6 +58,38 @@ describe("examples inside spec/openapi.yaml", () => {
 
   it.each(cases.map((c) => [c.pointer, c] as const))("%s", (_pointer, c) => {
     const validate = ajv.compile(compilableSchema(doc, c.schema));
+    expect(validate(c.value), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+});
+
+/** `example` annotations inside the schema files, each judged by the subschema that carries it. */
+function collectInFile(node: unknown, path: (string | number)[], id: string, out: { label: string; ref: string; value: unknown }[]): void {
+  if (node === null || typeof node !== "object") return;
+  if (Array.isArray(node)) return node.forEach((n, i) => collectInFile(n, [...path, i], id, out));
+  const obj = node as Record<string, unknown>;
+  // `properties` and `$defs` map names to subschemas; an `example` key directly under them is a property name.
+  const underMap = ["properties", "$defs", "patternProperties"].includes(String(path.at(-1)));
+  if (!underMap && "example" in obj) {
+    const pointer = toPointer(path);
+    out.push({ label: `${id.split("/schemas/")[1]}${pointer}/example`, ref: `${id}${pointer}`, value: obj.example });
+  }
+  for (const [key, child] of Object.entries(obj)) {
+    if (key === "example" && !underMap) continue;
+    collectInFile(child, [...path, key], id, out);
+  }
+}
+
+const fileCases: { label: string; ref: string; value: unknown }[] = [];
+for (const file of schemaFiles) collectInFile(file.schema, [], file.id, fileCases);
+
+describe("example annotations inside spec/schemas/*.json", () => {
+  it("has examples to check", () => {
+    expect(fileCases.length).toBeGreaterThan(10);
+  });
+
+  it.each(fileCases.map((c) => [c.label, c] as const))("%s", (_label, c) => {
+    const validate = ajv.getSchema(c.ref);
+    if (!validate) throw new Error(`cannot resolve ${c.ref}`);
     expect(validate(c.value), JSON.stringify(validate.errors, null, 2)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
+const schemaFile = (path: string): unknown => JSON.parse(readFileSync(join(root, "spec/schemas", path), "utf8"));
 const doc = parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as {
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, { post?: Operation }>;
@@ -20,11 +21,19 @@ const doc = parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as {
   };
 };
 
+interface MediaType {
+  schema: { $ref?: string; [k: string]: unknown };
+  example?: unknown;
+  examples?: Record<string, { $ref?: string; value?: unknown }>;
+}
+
 interface Operation {
   operationId?: string;
   servers?: { url: string }[];
   parameters?: { $ref?: string; name?: string; in?: string }[];
-  responses: Record<string, { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+  security?: Record<string, string[]>[];
+  requestBody?: { $ref?: string; content?: Record<string, MediaType> };
+  responses: Record<string, { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, MediaType>; [k: string]: unknown }>;
 }
 
 const FEEDS = [
@@ -144,10 +153,13 @@ describe("activity feeds: polling headers, 304, page", () => {
     expect(headerNames(op, "200")).toEqual(
       expect.arrayContaining(["link", "etag", "x-poll-interval", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]),
     );
-    expect(headerNames(op, "304")).toContain("etag");
+    expect(headerNames(op, "304")).toEqual(expect.arrayContaining(["etag", "x-poll-interval", "x-ratelimit-limit", "x-ratelimit-remaining"]));
+    expect(deref(op.responses["304"]!).content, "304 has no body").toBeUndefined();
     expect(op.responses["422"], "page beyond 10 → 422").toBeDefined();
     expect(paramNames(op, "header")).toContain("if-none-match");
-    expect(paramNames(op, "query")).toContain("page");
+    const page = (op.parameters ?? []).map((p) => deref(p) as { name: string; in: string; schema: { minimum: number; maximum: number } }).find((p) => p.in === "query" && p.name === "page");
+    expect(page?.schema, "page 1..10").toMatchObject({ minimum: 1, maximum: 10 });
+    expect(paramNames(op, "query"), "per_page is unsupported").not.toContain("per_page");
   });
 });
 
@@ -164,14 +176,259 @@ describe("webhooks: one entry per event of the seed's table, plus ping", () => {
     const post = doc.webhooks?.[event]?.post;
     expect(post, `webhooks.${event}.post`).toBeDefined();
     const headers = paramNames(post!, "header");
-    for (const h of ["x-service-event", "x-service-delivery", "x-hub-signature", "x-hub-signature-256", "user-agent"]) {
+    for (const h of ["x-service-event", "x-service-delivery", "x-hub-signature", "x-hub-signature-256", "user-agent", "content-type"]) {
       expect(headers, `${event} lacks ${h}`).toContain(h);
     }
-    const body = deref((post as unknown as { requestBody: { content: Record<string, unknown> } }).requestBody);
+    const eventHeader = (post!.parameters ?? []).map((p) => deref(p) as { name: string; schema: { const?: string } }).find((p) => p.name === "X-Service-Event");
+    expect(eventHeader?.schema.const, "X-Service-Event names the event").toBe(event);
+    const body = deref((post as unknown as { requestBody: { content: Record<string, MediaType> } }).requestBody);
     expect(Object.keys(body.content).sort()).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+    // The same payload schema, as the JSON body and as the JSON inside the form field `payload`.
+    const file = `schemas/webhooks/${event}.json`;
+    expect(body.content["application/json"]!.schema.$ref).toBe(file);
+    const form = body.content["application/x-www-form-urlencoded"]!.schema as { required: string[]; properties: { payload: { contentMediaType: string; contentSchema: { $ref: string } } } };
+    expect(form.required).toEqual(["payload"]);
+    expect(form.properties.payload.contentMediaType).toBe("application/json");
+    expect(form.properties.payload.contentSchema.$ref).toBe(file);
+  });
+
+  it("documents `*` as the wildcard among the subscribable event names", () => {
+    const names = schemaFile("webhook-event-name.json") as { enum: string[]; description: string };
+    expect([...names.enum].sort()).toEqual(["*", ...WEBHOOK_EVENTS].sort());
+    expect(names.description).toMatch(/`\*` is the wildcard: it matches all current and future events, and adding it replaces all other/);
   });
 
   it("has no webhook the seed does not name", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS, "ping"].sort());
+  });
+});
+
+/** The seed's scope table, word for word; `repo` spells out the seed's "The same for …". */
+const SCOPE_GRANTS: Record<string, string> = {
+  user: "Read/write access to profile info only; includes user:email and user:follow.",
+  "user:email": "Read access to the user's e-mail addresses.",
+  "user:follow": "Follow and unfollow other users.",
+  public_repo: "Read/write access to code, commit statuses and deployment statuses of public repositories and organizations.",
+  repo: "Read/write access to code, commit statuses and deployment statuses of public and private repositories and organizations.",
+  repo_deployment: "Access to deployment statuses of public and private repositories, without code access.",
+  "repo:status": "Read/write access to commit statuses of public and private repositories, without code access.",
+  delete_repo: "Delete repositories the user can administer.",
+  notifications: "Read access to the user's notifications (repo also provides it).",
+  gist: "Write access to gists.",
+  "read:repo_hook": "Read and ping hooks in public or private repositories.",
+  "write:repo_hook": "Read, write and ping hooks in public or private repositories.",
+  "admin:repo_hook": "Read, write, ping and delete hooks in public or private repositories.",
+  "admin:org_hook":
+    "Read, write, ping and delete organization hooks. OAuth tokens only on hooks created by the OAuth application; personal access tokens only on hooks created by a user.",
+  "read:org": "Read-only access to organization, teams and membership.",
+  "write:org": "Publicize and unpublicize organization membership.",
+  "admin:org": "Fully manage organization, teams and memberships.",
+  "read:public_key": "List and view details for public keys.",
+  "write:public_key": "Create, list and view details for public keys.",
+  "admin:public_key": "Fully manage public keys.",
+};
+
+describe("security schemes of the seed's Authentication section", () => {
+  const schemes = doc.components.securitySchemes as unknown as Record<string, Record<string, unknown>>;
+
+  it("token in the Authorization header, token in the access_token query parameter, Basic", () => {
+    expect(schemes.token).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    expect(schemes.token!.description).toMatch(/`token <ACCESS_TOKEN>`/);
+    expect(schemes.access_token).toMatchObject({ type: "apiKey", in: "query", name: "access_token" });
+    expect(schemes.basic).toMatchObject({ type: "http", scheme: "basic" });
+    expect(schemes.basic!.description).toMatch(/X-Service-OTP/);
+  });
+
+  it("oauth2 authorizationCode on the web host's authorize and token URLs, with the seed's scope descriptions", () => {
+    const flow = (schemes.oauth2 as { flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } }).flows.authorizationCode;
+    expect(flow.authorizationUrl).toMatch(/\/login\/oauth\/authorize$/);
+    expect(flow.tokenUrl).toMatch(/\/login\/oauth\/access_token$/);
+    expect(flow.scopes).toEqual(SCOPE_GRANTS);
+    // The 21st row of the seed's table, "(no scope)", is the empty list, described on the scheme.
+    expect(schemes.oauth2!.description).toMatch(/no scope.*read-only access to public information/s);
+  });
+
+  it("the Scope schema lists the same names and descriptions", () => {
+    const scope = schemaFile("scope.json") as { enum: string[]; description: string };
+    expect([...scope.enum].sort()).toEqual(Object.keys(SCOPE_GRANTS).sort());
+    for (const [name, grant] of Object.entries(SCOPE_GRANTS)) expect(scope.description).toContain(`- \`${name}\`: ${grant}`);
+  });
+});
+
+/** Every operation, with its path, method and whether it is served on the web host. */
+const ALL_OPERATIONS = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
+    .map(([method, op]) => ({ key: `${method} ${path}`, op, web: (op.servers ?? []).some((s) => s.url === "{auth_url}") })),
+);
+
+describe("two servers: the API host, and the web host on the OAuth operations only", () => {
+  it("has the API host as the document's server", () => {
+    expect((doc as unknown as { servers: { url: string }[] }).servers.map((s) => s.url)).toEqual(["{base_url}"]);
+  });
+  it("overrides the server on exactly the three web-host operations", () => {
+    expect(ALL_OPERATIONS.filter((o) => o.op.servers).map((o) => o.key).sort()).toEqual([...AUTH_HOST].sort());
+  });
+});
+
+describe("rate-limit and scope headers on every API response", () => {
+  const api = ALL_OPERATIONS.filter((o) => !o.web);
+  it.each(api.flatMap((o) => Object.keys(o.op.responses).map((status) => [`${o.key} ${status}`, o.op, status] as const)))(
+    "%s",
+    (_label, op, status) => {
+      const headers = headerNames(op, status);
+      expect(headers).toEqual(expect.arrayContaining(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]));
+      // Token-authenticated answers say which scopes the token has and which the action checks.
+      const takesToken = (op.security ?? []).some((r) => "token" in r);
+      if (takesToken && status.startsWith("2")) expect(headers).toEqual(expect.arrayContaining(["x-oauth-scopes", "x-accepted-oauth-scopes"]));
+    },
+  );
+});
+
+describe("the OAuth web flow endpoints", () => {
+  it("authorize takes client_id (required), redirect_uri, scope and state", () => {
+    const op = operation("get /login/oauth/authorize")!;
+    const params = (op.parameters ?? []).map((p) => deref(p) as { name: string; in: string; required?: boolean; description: string });
+    expect(params.filter((p) => p.in === "query").map((p) => [p.name, p.required ?? false])).toEqual([
+      ["client_id", true],
+      ["redirect_uri", false],
+      ["scope", false],
+      ["state", false],
+    ]);
+    // The seed: "Comma-separated scopes"; DESIGN: input may be comma- or space-separated.
+    expect(params.find((p) => p.name === "scope")!.description).toMatch(/commas.*spaces are accepted/s);
+  });
+
+  it("authorize answers 302 with code and state, or with error, error_description, error_uri and state; HTML pages otherwise", () => {
+    const op = operation("get /login/oauth/authorize")!;
+    const redirect = op.responses["302"]!;
+    expect(Object.keys(redirect.headers ?? {})).toContain("Location");
+    const [success, failure] = (redirect["x-location-query"] as { oneOf: [{ required: string[]; properties: Record<string, unknown> }, { $ref: string }] }).oneOf;
+    expect(success.required).toEqual(["code"]);
+    expect(Object.keys(success.properties).sort()).toEqual(["code", "state"]);
+    expect(failure.$ref).toBe("#/components/schemas/OAuthAuthorizeError");
+    const error = schemaFile("oauth-authorize-error.json") as { required: string[]; properties: { error: { enum: string[] } } & Record<string, unknown> };
+    expect(error.required).toEqual(["error", "error_description", "error_uri"]);
+    expect(Object.keys(error.properties)).toContain("state");
+    expect(error.properties.error.enum.sort()).toEqual(["access_denied", "application_suspended", "redirect_uri_mismatch"]);
+    for (const status of ["200", "404"]) expect(Object.keys(op.responses[status]!.content ?? {})).toEqual(["text/html"]);
+  });
+
+  it("access_token takes client_id, client_secret, code and redirect_uri, form-encoded or JSON", () => {
+    const op = operation("post /login/oauth/access_token")!;
+    const body = deref(op.requestBody!);
+    expect(Object.keys(body.content ?? {}).sort()).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+    const request = schemaFile("access-token-request.json") as { properties: Record<string, unknown> };
+    expect(Object.keys(request.properties).sort()).toEqual(["client_id", "client_secret", "code", "redirect_uri"]);
+  });
+
+  it("access_token answers in form, JSON and XML by Accept, each with the token and the three error bodies", () => {
+    const ok = operation("post /login/oauth/access_token")!.responses["200"]!;
+    expect(Object.keys(ok.content ?? {}).sort()).toEqual(["application/json", "application/x-www-form-urlencoded", "application/xml"]);
+    for (const [type, media] of Object.entries(ok.content!)) {
+      const refs = (media.schema.oneOf as { $ref: string }[]).map((s) => s.$ref);
+      expect(refs, type).toEqual(["#/components/schemas/AccessTokenResponse", "#/components/schemas/OAuthTokenError"]);
+      const values = Object.values(media.examples ?? {}).map((e) => (deref(e) as { value: Record<string, string> }).value);
+      expect(values.map((v) => v.error ?? v.token_type).sort(), type).toEqual(["bad_verification_code", "bearer", "incorrect_client_credentials", "redirect_uri_mismatch"]);
+    }
+    const xml = ok.content!["application/xml"]!.schema.oneOf as { xml: { name: string } }[];
+    expect(xml.map((s) => s.xml.name)).toEqual(["OAuth", "OAuth"]);
+    // Errors come with status 200 (DESIGN), so there is no other status.
+    expect(Object.keys(operation("post /login/oauth/access_token")!.responses)).toEqual(["200"]);
+  });
+
+  it("the review page is an HTML page", () => {
+    const op = operation("get /settings/connections/applications/{client_id}")!;
+    expect(Object.keys(op.responses["200"]!.content ?? {})).toEqual(["text/html"]);
+  });
+});
+
+describe("the non-web flow: Basic authentication, two-factor, add_scopes and note", () => {
+  const authorizations = ALL_OPERATIONS.filter((o) => o.key.split(" ")[1]!.startsWith("/authorizations"));
+  it.each(authorizations.map((o) => [o.key, o.op] as const))("%s", (_key, op) => {
+    expect(op.security).toEqual([{ basic: [] }]);
+    expect(paramNames(op, "header")).toContain("x-service-otp");
+    expect(headerNames(op, "401")).toContain("x-service-otp");
+  });
+
+  it("the application endpoints take Basic authentication of the client credentials", () => {
+    const apps = ALL_OPERATIONS.filter((o) => o.key.split(" ")[1]!.startsWith("/applications"));
+    expect(apps.length).toBe(4);
+    for (const o of apps) expect(o.op.security, o.key).toEqual([{ basic: [] }]);
+  });
+
+  it("creation takes scopes and note; update takes add_scopes", () => {
+    const create = schemaFile("authorization-create-request.json") as { properties: Record<string, unknown> };
+    expect(Object.keys(create.properties)).toEqual(expect.arrayContaining(["scopes", "note"]));
+    const update = schemaFile("authorization-update-request.json") as { properties: Record<string, { type?: string; items?: unknown }> };
+    expect(Object.keys(update.properties)).toEqual(expect.arrayContaining(["scopes", "add_scopes", "remove_scopes", "note"]));
+    expect(update.properties.add_scopes!.type).toBe("array");
+  });
+});
+
+const ISSUE_EVENT_KINDS = [
+  "closed", "reopened", "subscribed", "merged", "referenced", "mentioned", "assigned", "unassigned",
+  "labeled", "unlabeled", "milestoned", "demilestoned", "renamed", "locked", "unlocked",
+  "head_ref_deleted", "head_ref_restored",
+];
+
+describe("issue events: the 17 kinds, and issue present or absent by endpoint", () => {
+  it("lists the seed's 17 kinds", () => {
+    const base = schemaFile("issue-event-base.json") as { properties: { event: { enum: string[] } } };
+    expect(base.properties.event.enum).toEqual(ISSUE_EVENT_KINDS);
+  });
+
+  it.each([
+    ["/repos/{owner}/{repo}/issues/{issue_number}/events", "IssueEvent"],
+    ["/repos/{owner}/{repo}/issues/events", "IssueEventWithIssue"],
+    ["/repos/{owner}/{repo}/issues/events/{event_id}", "IssueEventWithIssue"],
+  ])("%s answers %s", (path, schema) => {
+    const media = deref(operation(`get ${path}`)!.responses["200"]!).content!["application/json"]!;
+    const ref = (media.schema.items as { $ref?: string } | undefined)?.$ref ?? media.schema.$ref;
+    expect(ref).toBe(`#/components/schemas/${schema}`);
+  });
+});
+
+/** Webhook events whose payload has an `action`, with the actions the seed's table lists. */
+const ACTIONS: Record<string, string[]> = {
+  issues: ["assigned", "unassigned", "labeled", "unlabeled", "opened", "closed", "reopened"],
+  pull_request: ["assigned", "unassigned", "labeled", "unlabeled", "opened", "closed", "reopened", "synchronize"],
+  issue_comment: ["created"],
+  pull_request_review_comment: ["created"],
+  member: ["added"],
+  membership: ["added", "removed"],
+  release: ["published"],
+  repository: ["created"],
+  watch: ["started"],
+};
+
+describe("webhook payloads: actions as the seed lists them, plus sender and where it happened", () => {
+  it.each(WEBHOOK_EVENTS.map((e) => [e] as const))("%s", (event) => {
+    const payload = schemaFile(`webhooks/${event}.json`) as { required: string[]; properties: Record<string, unknown>; allOf?: { $ref: string }[] };
+    expect(payload.required).toContain("sender");
+    expect(payload.required.some((f) => f === "repository" || f === "organization")).toBe(true);
+    const activity = schemaFile(`activity-payloads/${event}.json`) as { properties?: { action?: { enum?: string[] } } };
+    const actions = ACTIONS[event];
+    if (actions) {
+      expect(payload.required).toContain("action");
+      expect(activity.properties?.action?.enum).toEqual(actions);
+      if (event !== "push") expect(payload.allOf?.[0]?.$ref, "the webhook payload mirrors the activity payload").toBe(`../activity-payloads/${event}.json`);
+    } else {
+      expect(payload.required).not.toContain("action");
+    }
+  });
+});
+
+describe("activity events: discriminated by type, one payload schema per event type", () => {
+  it("is a oneOf over one schema per webhook event, each with its own type and payload", () => {
+    const event = schemaFile("activity-event.json") as { discriminator: { propertyName: string }; oneOf: { $ref: string }[] };
+    expect(event.discriminator.propertyName).toBe("type");
+    expect(event.oneOf.map((v) => v.$ref).sort()).toEqual(WEBHOOK_EVENTS.map((e) => `activity/${e}.json`).sort());
+    for (const e of WEBHOOK_EVENTS) {
+      const variant = schemaFile(`activity/${e}.json`) as { properties: { type: { const: string }; payload: { $ref: string } } };
+      const pascal = e.split("_").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+      expect(variant.properties.type.const).toBe(`${pascal}Event`);
+      expect(variant.properties.payload.$ref).toBe(`../activity-payloads/${e}.json`);
+    }
   });
 });
