@@ -58,6 +58,17 @@ describe("seed fixtures", () => {
       expect(await seedDatabase(db, "demo")).toBe(true);
       expect(await count(db, "accounts")).toBe(5);
       expect(await count(db, "oauth_applications")).toBe(2);
+      // The issue's list: a user with two-factor, an organization with members, public and private
+      // repositories with collaborators, issues, and one suspended application.
+      const twoFactor = await db.query<{ login: string }>("select login from accounts where two_factor is not null and totp_secret is not null");
+      expect(twoFactor.map((u) => u.login)).toEqual(["monalisa"]);
+      expect(await count(db, "org_members")).toBe(2);
+      const repos = await db.query<{ private: boolean }>("select private from repositories");
+      expect(new Set(repos.map((r) => r.private))).toEqual(new Set([true, false]));
+      expect(await count(db, "collaborators")).toBe(2);
+      expect(await count(db, "issues")).toBe(4);
+      const suspended = await db.query<{ client_id: string }>("select client_id from oauth_applications where suspended");
+      expect(suspended.map((a) => a.client_id)).toEqual(["demo-client-id-0002"]);
       const users = await db.query<{ password_hash: string }>("select password_hash from accounts where type = 'User'");
       for (const u of users) expect(u.password_hash).toMatch(/^scrypt\$/);
       const apps = await db.query<{ client_secret_hash: string }>("select client_secret_hash from oauth_applications");
