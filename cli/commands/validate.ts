@@ -1,13 +1,14 @@
 /**
  * `service-contract validate`: check payload files against the contract with the precompiled
- * validators — a webhook body by event name, or any value by schema title. One line per file;
- * exit 0 when every file is valid, 1 when any is not, 2 for an unknown event/schema or an
- * unreadable file. A form-encoded webhook body (`payload=…`) is decoded first, as a receiver would.
+ * validators — a webhook body by event name, or any value by schema title. One line per file
+ * (an unreadable file's on stderr); exit 0 when every file is valid, 1 when any is not (an empty
+ * or non-JSON file is invalid), 2 for an unknown event/schema or a file that cannot be read.
+ * A form-encoded webhook body (`payload=…`) is decoded first, as a receiver would.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
-import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "../exit-codes.ts";
 import type { ValidationError } from "../../generated/validators/index.js";
 
 interface ValidateOptions {
@@ -19,14 +20,20 @@ interface ValidateOptions {
 interface FileResult {
   file: string;
   valid: boolean;
+  /** The file could not be read (missing, a directory, no permission). */
+  unreadable?: boolean;
   errors: ValidationError[];
 }
 
-function readInput(file: string): string {
+const READ_ERRORS: Record<string, string> = { ENOENT: "no such file", EISDIR: "is a directory", EACCES: "permission denied" };
+
+/** The file's text, or why it cannot be read (a short reason, never a stack trace). */
+function readInput(file: string): { ok: true; text: string } | { ok: false; message: string } {
   try {
-    return file === "-" ? readFileSync(0, "utf8") : readFileSync(file, "utf8");
+    return { ok: true, text: file === "-" ? readFileSync(0, "utf8") : readFileSync(file, "utf8") };
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, message: `cannot read: ${(code && READ_ERRORS[code]) ?? code ?? (error as Error).message}` };
   }
 }
 
@@ -37,10 +44,12 @@ function parsePayload(text: string): { ok: true; value: unknown } | { ok: false;
     const payload = new URLSearchParams(trimmed).get("payload");
     text = payload ?? "";
   }
+  if (text.trim() === "") return { ok: false, message: "empty input, expected a JSON value" };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return { ok: false, message: `not valid JSON: ${(error as Error).message}` };
+    // JSON.parse quotes the input, newlines included; keep the report to one line per file.
+    return { ok: false, message: `not valid JSON: ${(error as Error).message.replace(/\s+/g, " ")}` };
   }
 }
 
@@ -58,7 +67,9 @@ export const validateCommand: CommandFactory = (setExit) =>
     )
     .action(async (files: string[], opts: ValidateOptions) => {
       // Loaded here, not at the top: generate must keep working when generated/ is broken or absent.
-      const { schemaNames, validateSchema, validateWebhook, webhookEvents } = await import("../../generated/validators/index.js");
+      const { schemaNames, validateSchema, validateWebhook, webhookEvents } = await import("../../generated/validators/index.js").catch((error: unknown) => {
+        throw new UsageError(`the generated validators cannot be loaded (run: service-contract generate): ${(error as Error).message}`);
+      });
       if ((opts.event === undefined) === (opts.schema === undefined)) throw new UsageError("give exactly one of --event or --schema");
       if (opts.event !== undefined && !webhookEvents.includes(opts.event as never)) {
         throw new UsageError(`unknown event ${JSON.stringify(opts.event)}; known: ${webhookEvents.join(", ")}`);
@@ -69,7 +80,9 @@ export const validateCommand: CommandFactory = (setExit) =>
       if (files.filter((f) => f === "-").length > 1) throw new UsageError("- (standard input) can be given once");
 
       const results: FileResult[] = files.map((file) => {
-        const parsed = parsePayload(readInput(file));
+        const input = readInput(file);
+        if (!input.ok) return { file, valid: false, unreadable: true, errors: [{ path: "", message: input.message }] };
+        const parsed = parsePayload(input.text);
         if (!parsed.ok) return { file, valid: false, errors: [{ path: "", message: parsed.message }] };
         const result = opts.event !== undefined ? validateWebhook(opts.event, parsed.value) : validateSchema(opts.schema!, parsed.value);
         return { file, valid: result.valid, errors: result.valid ? [] : result.errors };
@@ -79,9 +92,12 @@ export const validateCommand: CommandFactory = (setExit) =>
         process.stdout.write(JSON.stringify({ valid: results.every((r) => r.valid), results }, null, 2) + "\n");
       } else {
         for (const r of results) {
-          const detail = r.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ");
-          process.stdout.write(r.valid ? `ok      ${r.file}\n` : `invalid ${r.file}: ${detail}\n`);
+          // A root-level problem has the empty pointer; print just its message.
+          const detail = r.errors.map((e) => (e.path ? `${e.path} ${e.message}` : e.message)).join("; ");
+          if (r.unreadable) process.stderr.write(`error   ${r.file}: ${detail}\n`);
+          else process.stdout.write(r.valid ? `ok      ${r.file}\n` : `invalid ${r.file}: ${detail}\n`);
         }
       }
-      setExit(results.every((r) => r.valid) ? EXIT_OK : EXIT_CHECK_FAILED);
+      // A file that cannot be read was not checked at all: that is a usage error (2), not "invalid".
+      setExit(results.some((r) => r.unreadable) ? EXIT_USAGE : results.every((r) => r.valid) ? EXIT_OK : EXIT_CHECK_FAILED);
     });

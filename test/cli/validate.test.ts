@@ -1,5 +1,6 @@
 /** `service-contract validate` over real files and standard input, with its exit-code contract. */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.ts";
@@ -35,10 +36,41 @@ describe("service-contract validate", () => {
     expect(result.code).toBe(0);
   });
 
-  it("reports not-JSON input as invalid (exit 1)", async () => {
+  it("checks every valid example of the push event in one run (the issue's done-when command)", async () => {
+    const files = readdirSync(join(repoRoot, push)).filter((f) => f.startsWith("valid-")).sort().map((f) => `${push}/${f}`);
+    expect(files.length).toBeGreaterThan(1);
+    const result = await runCli(["validate", "--event", "push", ...files]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(files.map((f) => `ok      ${f}\n`).join(""));
+  });
+
+  it("reports files that are not JSON, or empty, as invalid on one line each (exit 1), without a stack trace", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "validate-"));
+    writeFileSync(join(dir, "not-json.json"), "not json\nat all\n");
+    writeFileSync(join(dir, "empty.json"), "");
+    writeFileSync(join(dir, "blank.json"), " \n");
+    const result = await runCli(["validate", "--event", "push", "not-json.json", "empty.json", "blank.json"], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.split("\n").filter(Boolean)).toEqual([
+      expect.stringMatching(/^invalid not-json\.json: not valid JSON: Unexpected token .* is not valid JSON$/),
+      "invalid empty.json: empty input, expected a JSON value",
+      "invalid blank.json: empty input, expected a JSON value",
+    ]);
+  });
+
+  it("reports not-JSON standard input as invalid (exit 1)", async () => {
     const result = await runCli(["validate", "--event", "push", "-"], { input: "{nope" });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/not valid JSON/);
+    expect(result.stdout).toMatch(/^invalid -: not valid JSON/);
+  });
+
+  it("still checks the readable files when one cannot be read, then exits 2", async () => {
+    const result = await runCli(["validate", "--event", "push", "no/such/file.json", goodPush, "spec"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe(`ok      ${goodPush}\n`);
+    expect(result.stderr).toBe("error   no/such/file.json: cannot read: no such file\nerror   spec: cannot read: is a directory\n");
   });
 
   it("prints machine-readable results with --json", async () => {
@@ -55,7 +87,7 @@ describe("service-contract validate", () => {
     [["validate", "--schema", "Nope", goodPush], /unknown schema "Nope"/],
     [["validate", goodPush], /exactly one of --event or --schema/],
     [["validate", "--event", "push", "--schema", "User", goodPush], /exactly one of --event or --schema/],
-    [["validate", "--event", "push", "no/such/file.json"], /cannot read no\/such\/file\.json: ENOENT/],
+    [["validate", "--event", "push", "no/such/file.json"], /^error   no\/such\/file\.json: cannot read: no such file\n$/],
   ])("exits 2 on usage errors: %j", async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
