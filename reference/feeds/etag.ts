@@ -12,6 +12,8 @@ export function etagOf(bytes: string, link: string | undefined): string {
 
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
+  // The poller's usual header: the very tag it was sent.
+  if (header === etag) return true;
   const opaque = etag.replace(/^W\//, "");
   for (const part of header.split(",")) {
     const tag = part.trim();

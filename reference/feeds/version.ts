@@ -20,22 +20,59 @@ export function bumpEventsVersion(): void {
 }
 
 const REREAD_MS = 1000;
-const lastRead = new WeakMap<object, { at: number; max: Promise<string> }>();
+interface Read {
+  at: number;
+  max: Promise<string>;
+  /** `max` once read. */
+  value: string | undefined;
+  /** The version string last made from this read, and the counter it was made with. */
+  text: string | undefined;
+  counter: number;
+}
+const lastRead = new WeakMap<object, Read>();
 
 async function maxId(db: Queryable): Promise<string> {
   const rows = await db.query<{ v: string | null }>("select max(id)::text as v from events");
   return rows[0]?.v ?? "0";
 }
 
-export async function eventsVersion(db: Queryable & { kind?: string }): Promise<string> {
-  if (db.kind === "postgres") return `m${await maxId(db)}`;
+/** The current read of `max(id)` on PGlite, started again when older than `REREAD_MS`. */
+function currentRead(db: Queryable): Read {
   const now = Date.now();
   let read = lastRead.get(db);
   if (!read || now - read.at >= REREAD_MS) {
-    read = { at: now, max: maxId(db) };
-    lastRead.set(db, read);
-    const failed = read;
-    failed.max.catch(() => lastRead.get(db) === failed && lastRead.delete(db));
+    const fresh: Read = { at: now, max: maxId(db), value: undefined, text: undefined, counter: -1 };
+    lastRead.set(db, (read = fresh));
+    fresh.max.then(
+      (value) => (fresh.value = value),
+      () => lastRead.get(db) === fresh && lastRead.delete(db),
+    );
   }
-  return `c${counter}:m${await read.max}`;
+  return read;
+}
+
+/** The version under `read` (whose max is `max`), made once per counter value. */
+function versionText(read: Read, max: string): string {
+  if (read.text === undefined || read.counter !== counter) {
+    read.text = `c${counter}:m${max}`;
+    read.counter = counter;
+  }
+  return read.text;
+}
+
+export async function eventsVersion(db: Queryable & { kind?: string }): Promise<string> {
+  if (db.kind === "postgres") return `m${await maxId(db)}`;
+  const read = currentRead(db);
+  return versionText(read, await read.max);
+}
+
+/**
+ * The version without waiting, when it is known in this process (PGlite, `max(id)` read within
+ * the last `REREAD_MS`): the polling shortcut answers from it without a promise. Undefined on
+ * PostgreSQL and while the first read is under way; then use `eventsVersion`.
+ */
+export function eventsVersionNow(db: Queryable & { kind?: string }): string | undefined {
+  if (db.kind === "postgres") return undefined;
+  const read = currentRead(db);
+  return read.value === undefined ? undefined : versionText(read, read.value);
 }

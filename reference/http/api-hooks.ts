@@ -13,7 +13,7 @@ import { formatScopes, satisfies } from "../auth/scopes.ts";
 import { errorBody } from "./errors.ts";
 import { routeKey, type OperationPolicy } from "./operation-policy.ts";
 import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
-import { ANONYMOUS, presentedToken, type Viewer } from "./viewer.ts";
+import { ANONYMOUS, presentedToken, type TokenLookup, type Viewer } from "./viewer.ts";
 import { ViewerCache } from "./viewer-cache.ts";
 import { authenticateBasic, basicKind, type BasicOutcome } from "./basic-auth.ts";
 
@@ -72,15 +72,42 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   app.decorateRequest("basic", undefined);
   app.decorateRequest("rateLimit", 0);
   const viewers = new ViewerCache(db);
+  // In-memory counters answer at once: polls then pass the hooks without a promise.
+  const rates = limiter.sync;
 
-  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
-    // Fastify answers HEAD with the GET route: the GET operation's rules must apply to it too.
-    const method = request.method === "HEAD" ? "GET" : request.method;
-    request.policy = request.routeOptions.url ? policies.get(routeKey(method, request.routeOptions.url)) : undefined;
-    request.viewer = ANONYMOUS;
-    request.outsideContract = request.routeOptions.url !== undefined && request.policy === undefined;
-    if (request.outsideContract) return;
-    const presented = presentedToken(request);
+  function setRateKey(request: FastifyRequest): void {
+    // An application authenticated with its client credentials is limited like a user, per application.
+    const client = request.basic?.kind === "app" ? request.basic.app : undefined;
+    request.rateKey = request.viewer.user ? `user:${request.viewer.user.id}` : client ? `app:${client.id}` : `ip:${request.ip}`;
+    request.rateLimit = client ? AUTHENTICATED_LIMIT : limitFor(request.viewer);
+  }
+
+  /** Keep the rate state; answer the request when it must stop here. True when it goes on. */
+  function admit(request: FastifyRequest, reply: FastifyReply, badCredentials: boolean, state: RateState): boolean {
+    request.rate = state;
+    if (badCredentials) {
+      setRateHeaders(reply, state);
+      reply.code(401).send(errorBody("Bad credentials"));
+      return false;
+    }
+    if (request.basic?.kind === "refused") {
+      setRateHeaders(reply, state);
+      if (request.basic.otp) reply.header("X-Service-OTP", `required; ${request.basic.otp}`);
+      reply.code(request.basic.status).send(errorBody(request.basic.message));
+      return false;
+    }
+    // A conditional request may still end in a 304, which does not count: let it through and
+    // decide in onSend once the status is known.
+    if (remaining(state) === 0 && request.headers["if-none-match"] === undefined) {
+      setRateHeaders(reply, state);
+      reply.code(403).send(errorBody(`API rate limit exceeded for ${request.viewer.user ? request.viewer.user.login : request.ip}.`));
+      return false;
+    }
+    return true;
+  }
+
+  /** The caller when it needs the database: a token not yet looked up, Basic credentials, a database-kept rate limit. */
+  async function admitSlowly(request: FastifyRequest, reply: FastifyReply, url: string | undefined, presented: TokenLookup): Promise<void> {
     let badCredentials = presented.kind === "malformed";
     if (presented.kind === "token") {
       const viewer = await viewers.lookup(presented.token);
@@ -88,65 +115,95 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
       else badCredentials = true;
     }
     // A Basic header is not a token (presentedToken leaves it alone); only Basic-only operations read it.
-    if (!badCredentials && request.policy?.basic && !request.policy.token && request.routeOptions.url) {
-      const basic = await authenticateBasic(db, limiter, request, basicKind(request.routeOptions.url));
+    if (!badCredentials && request.policy?.basic && !request.policy.token && url) {
+      const basic = await authenticateBasic(db, limiter, request, basicKind(url));
       request.basic = basic;
       request.viewer = basic.kind === "user" ? { user: basic.user, scopes: [], authorization: null } : ANONYMOUS;
     }
-    // An application authenticated with its client credentials is limited like a user, per application.
-    const client = request.basic?.kind === "app" ? request.basic.app : undefined;
-    request.rateKey = request.viewer.user ? `user:${request.viewer.user.id}` : client ? `app:${client.id}` : `ip:${request.ip}`;
-    request.rateLimit = client ? AUTHENTICATED_LIMIT : limitFor(request.viewer);
-    const state = await limiter.peek(request.rateKey, request.rateLimit);
-    request.rate = state;
-    if (badCredentials) {
-      setRateHeaders(reply, state);
-      return reply.code(401).send(errorBody("Bad credentials"));
+    setRateKey(request);
+    admit(request, reply, badCredentials, await limiter.peek(request.rateKey, request.rateLimit));
+  }
+
+  // Callback-style hooks: a poll (known token or none, in-memory counters) passes them without
+  // a promise or a microtask; anything needing the database takes the async path.
+  app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    // routeOptions is a getter that builds an object: read it once.
+    const url = request.routeOptions.url;
+    // Fastify answers HEAD with the GET route: the GET operation's rules must apply to it too.
+    const policy = url === undefined ? undefined : policies.get(routeKey(request.method === "HEAD" ? "GET" : request.method, url));
+    request.policy = policy;
+    request.viewer = ANONYMOUS;
+    request.outsideContract = url !== undefined && policy === undefined;
+    if (request.outsideContract) return done();
+    const presented = presentedToken(request);
+    if (rates && presented.kind !== "malformed" && !(policy?.basic && !policy.token)) {
+      const viewer = presented.kind === "token" ? viewers.cached(presented.token) : ANONYMOUS;
+      if (viewer !== undefined) {
+        request.viewer = viewer;
+        setRateKey(request);
+        if (admit(request, reply, false, rates.peek(request.rateKey, request.rateLimit))) done();
+        return;
+      }
     }
-    if (request.basic?.kind === "refused") {
-      setRateHeaders(reply, state);
-      if (request.basic.otp) reply.header("X-Service-OTP", `required; ${request.basic.otp}`);
-      return reply.code(request.basic.status).send(errorBody(request.basic.message));
-    }
-    // A conditional request may still end in a 304, which does not count: let it through and
-    // decide in onSend once the status is known.
-    if (remaining(state) === 0 && request.headers["if-none-match"] === undefined) {
-      setRateHeaders(reply, state);
-      return reply.code(403).send(errorBody(`API rate limit exceeded for ${request.viewer.user ? request.viewer.user.login : request.ip}.`));
-    }
+    admitSlowly(request, reply, url, presented).then(() => done(), done);
   });
 
-  app.addHook("preHandler", async (request, reply) => {
-    if (request.outsideContract) return;
+  app.addHook("preHandler", (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const policy = request.policy;
     const viewer = request.viewer;
-    if (!policy || !viewer.authorization || policy.anonymous || !policy.token) return;
+    if (request.outsideContract || !policy || !viewer.authorization || policy.anonymous || !policy.token) return done();
     if (policy.acceptedScopes.length > 0 && !satisfies(viewer.scopes, policy.acceptedScopes)) {
-      return reply.code(403).send(errorBody(`Missing scope: this action needs one of ${policy.acceptedScopes.join(", ")}.`));
+      reply.code(403).send(errorBody(`Missing scope: this action needs one of ${policy.acceptedScopes.join(", ")}.`));
+      return;
     }
+    done();
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (request.outsideContract) return payload;
+  /** Whether the answer counts against the limit: not a 304, nor a refusal for bad credentials or for the limit itself. */
+  function counts(reply: FastifyReply, state: RateState): boolean {
+    return reply.statusCode !== 304 && reply.statusCode !== 401 && !(reply.statusCode === 403 && remaining(state) === 0);
+  }
+
+  /** Exhausted, and the conditional request did not end in a 304: it is refused after all. */
+  function refuseExhausted(request: FastifyRequest, reply: FastifyReply, state: RateState): string {
+    const viewer = request.viewer ?? ANONYMOUS;
+    setRateHeaders(reply, state);
+    reply.code(403).header("content-type", "application/json; charset=utf-8");
+    reply.removeHeader("etag");
+    return JSON.stringify(errorBody(`API rate limit exceeded for ${viewer.user ? viewer.user.login : request.ip}.`));
+  }
+
+  /** Count the request if it counts and set the rate-limit headers; the payload to send. */
+  function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown, state: RateState, sync: NonNullable<RateLimiter["sync"]>): unknown {
+    if (counts(reply, state)) {
+      if (remaining(state) === 0) return refuseExhausted(request, reply, state);
+      state = sync.consume(request.rateKey, request.rateLimit);
+    }
+    setRateHeaders(reply, state);
+    return payload;
+  }
+
+  async function settleSlowly(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const key = request.rateKey || `ip:${request.ip}`;
+    const limit = request.rateLimit || limitFor(request.viewer ?? ANONYMOUS);
+    let state = request.rate ?? (await limiter.peek(key, limit));
+    if (counts(reply, state)) {
+      if (remaining(state) === 0) return refuseExhausted(request, reply, state);
+      state = await limiter.consume(key, limit);
+    }
+    setRateHeaders(reply, state);
+    return payload;
+  }
+
+  app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    if (request.outsideContract) return done(null, payload);
     const viewer = request.viewer ?? ANONYMOUS;
     if (viewer.authorization) {
       reply.header("X-OAuth-Scopes", scopesHeader(viewer));
       reply.header("X-Accepted-OAuth-Scopes", acceptedHeader(request.policy));
     }
-    const limit = request.rateLimit || limitFor(viewer);
-    let state = request.rate ?? (await limiter.peek(request.rateKey || `ip:${request.ip}`, limit));
-    const counts = reply.statusCode !== 304 && reply.statusCode !== 401 && !(reply.statusCode === 403 && remaining(state) === 0);
-    if (counts) {
-      if (remaining(state) === 0) {
-        // Exhausted, and the conditional request did not end in a 304: it is refused after all.
-        setRateHeaders(reply, state);
-        reply.code(403).header("content-type", "application/json; charset=utf-8");
-        reply.removeHeader("etag");
-        return JSON.stringify(errorBody(`API rate limit exceeded for ${viewer.user ? viewer.user.login : request.ip}.`));
-      }
-      state = await limiter.consume(request.rateKey || `ip:${request.ip}`, limit);
-    }
-    setRateHeaders(reply, state);
-    return payload;
+    // request.rate is set (with rateKey and rateLimit) whenever onRequest admitted the request or refused it.
+    if (rates && request.rate && request.rateKey) return done(null, settle(request, reply, payload, request.rate, rates));
+    settleSlowly(request, reply, payload).then((out) => done(null, out), done);
   });
 }

@@ -23,6 +23,11 @@ export interface RateLimiter {
   peek(key: string, limit: number): Promise<RateState>;
   /** Count one request and return the new state. */
   consume(key: string, limit: number): Promise<RateState>;
+  /**
+   * The same two, answered at once, when the counters are in this process (memory): the API
+   * hooks then run without a promise per request. Absent for a limiter that must ask a database.
+   */
+  sync?: { peek(key: string, limit: number): RateState; consume(key: string, limit: number): RateState };
 }
 
 export function remaining(state: RateState): number {
@@ -47,15 +52,22 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
     return w;
   };
   const state = (w: { start: number; used: number }, limit: number): RateState => ({ limit, used: w.used, reset: Math.ceil((w.start + WINDOW_MS) / 1000) });
-  return {
-    async peek(key, limit) {
-      return state(current(key), limit);
-    },
-    async consume(key, limit) {
+  const sync = {
+    peek: (key: string, limit: number): RateState => state(current(key), limit),
+    consume(key: string, limit: number): RateState {
       const w = current(key);
       w.used += 1;
       return state(w, limit);
     },
+  };
+  return {
+    async peek(key, limit) {
+      return sync.peek(key, limit);
+    },
+    async consume(key, limit) {
+      return sync.consume(key, limit);
+    },
+    sync,
   };
 }
 
