@@ -11,6 +11,7 @@
  * of a redirect chain), so the callback is observed with waitForRequest, and answered by a small
  * stand-in application on 127.0.0.1:8080 when that port is free.
  */
+import { readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,7 +89,13 @@ describe("OAuth web flow in Chromium", () => {
     const scopes = await page.locator("ul.scopes code").allTextContents();
     expect(scopes).toEqual(["gist", "user"]);
     await expect.poll(() => page.locator("ul.scopes").textContent()).toContain("Write access to gists.");
-    ctx.annotate(`screenshot: ${saveArtifact("consent.png", await page.screenshot({ fullPage: true }))}`);
+    expect(await page.locator("ul.scopes").textContent()).toContain("Read/write access to profile info only; includes user:email and user:follow.");
+    expect(await page.getByRole("button", { name: "Deny" }).isVisible()).toBe(true);
+    const consentShot = saveArtifact("consent.png", await page.screenshot({ fullPage: true }));
+    // The artifact is a real PNG on disk, not an empty file.
+    expect(readFileSync(consentShot).subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(statSync(consentShot).size).toBeGreaterThan(5_000);
+    ctx.annotate(`screenshot: ${consentShot}`);
 
     const [callback] = await Promise.all([
       page.waitForRequest((r) => r.url().startsWith(CALLBACK) && r.isNavigationRequest()),

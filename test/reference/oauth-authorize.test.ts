@@ -257,3 +257,101 @@ describe("consent", () => {
     expect(res.headers.get("content-security-policy")).toContain("form-action 'self' http://127.0.0.1:9999");
   });
 });
+
+/** The seed's scope table (Authentication › Scopes), word for word (but for `repo`). */
+const SEED_SCOPES: [string, string][] = [
+  ["user", "Read/write access to profile info only; includes user:email and user:follow."],
+  ["user:email", "Read access to the user's e-mail addresses."],
+  ["user:follow", "Follow and unfollow other users."],
+  ["public_repo", "Read/write access to code, commit statuses and deployment statuses of public repositories and organizations."],
+  // The seed says "The same for public and private …", relative to the row above; alone on a page it is spelled out.
+  ["repo", "Read/write access to code, commit statuses and deployment statuses of public and private repositories and organizations."],
+  ["repo_deployment", "Access to deployment statuses of public and private repositories, without code access."],
+  ["repo:status", "Read/write access to commit statuses of public and private repositories, without code access."],
+  ["delete_repo", "Delete repositories the user can administer."],
+  ["notifications", "Read access to the user's notifications (repo also provides it)."],
+  ["gist", "Write access to gists."],
+  ["read:repo_hook", "Read and ping hooks in public or private repositories."],
+  ["write:repo_hook", "Read, write and ping hooks in public or private repositories."],
+  ["admin:repo_hook", "Read, write, ping and delete hooks in public or private repositories."],
+  ["admin:org_hook", "Read, write, ping and delete organization hooks. OAuth tokens only on hooks created by the OAuth application; personal access tokens only on hooks created by a user."],
+  ["read:org", "Read-only access to organization, teams and membership."],
+  ["write:org", "Publicize and unpublicize organization membership."],
+  ["admin:org", "Fully manage organization, teams and memberships."],
+  ["read:public_key", "List and view details for public keys."],
+  ["write:public_key", "Create, list and view details for public keys."],
+  ["admin:public_key", "Fully manage public keys."],
+];
+
+/**
+ * Every implication of the seed's table (a scope that "includes" or is "the same for" more, or
+ * whose grant is a superset: write ⊃ read, admin ⊃ write), and pairs that imply nothing.
+ */
+const IMPLICATIONS: [requested: string, normalized: string[]][] = [
+  ["user,user:email", ["user"]],
+  ["user,user:follow", ["user"]],
+  ["user,gist,user:email", ["gist", "user"]],
+  ["repo,public_repo", ["repo"]],
+  ["repo,repo:status", ["repo"]],
+  ["repo,repo_deployment", ["repo"]],
+  ["repo,notifications", ["repo"]],
+  ["admin:repo_hook,write:repo_hook", ["admin:repo_hook"]],
+  ["admin:repo_hook,read:repo_hook", ["admin:repo_hook"]],
+  ["write:repo_hook,read:repo_hook", ["write:repo_hook"]],
+  ["admin:org,write:org", ["admin:org"]],
+  ["admin:org,read:org", ["admin:org"]],
+  ["write:org,read:org", ["write:org"]],
+  ["admin:public_key,write:public_key", ["admin:public_key"]],
+  ["admin:public_key,read:public_key", ["admin:public_key"]],
+  ["write:public_key,read:public_key", ["write:public_key"]],
+  // Nothing implied: both stay.
+  ["user:email,user:follow", ["user:email", "user:follow"]],
+  ["public_repo,repo:status", ["public_repo", "repo:status"]],
+  ["repo,delete_repo", ["delete_repo", "repo"]],
+  ["admin:org,admin:org_hook", ["admin:org", "admin:org_hook"]],
+  ["admin:repo_hook,admin:org_hook", ["admin:org_hook", "admin:repo_hook"]],
+  ["repo,gist", ["gist", "repo"]],
+];
+
+function decodeEntities(page: string): string {
+  return page.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+describe("every scope of the seed's table", () => {
+  // defunkt has granted nothing in this file, so every request shows the consent page.
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await signedInBrowser(t, "defunkt");
+  });
+
+  it("the table lists all 20 scopes", () => {
+    expect(SEED_SCOPES).toHaveLength(20);
+  });
+
+  it.each(SEED_SCOPES)("the consent page describes %s in the seed's words", async (scope, description) => {
+    const res = await browser.get(authorizePath({ client_id: DEMO.app.clientId, scope }));
+    expect(res.status).toBe(200);
+    const page = decodeEntities(await res.text());
+    expect(page).toContain(`<code>${scope}</code>`);
+    expect(page).toContain(description);
+  });
+
+  it.each(IMPLICATIONS)("normalises %s to %j on the consent page, and in the non-web flow", async (requested, normalized) => {
+    const page = await (await browser.get(authorizePath({ client_id: DEMO.app.clientId, scope: requested }))).text();
+    expect(formFields(page, PATHS.decision).scope).toBe(normalized.join(","));
+    const res = await fetch(`${t.api}/authorizations`, {
+      method: "POST",
+      headers: { authorization: `Basic ${Buffer.from(`${DEMO.octocat.login}:${DEMO.octocat.password}`).toString("base64")}`, "content-type": "application/json" },
+      body: JSON.stringify({ note: `normalise ${requested}`, scopes: requested.split(",") }),
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { scopes: string[] }).scopes).toEqual(normalized);
+  });
+
+  it("normalises what the token endpoint reports: the code's token has the normalised scopes", async () => {
+    const hubot = await signedInBrowser(t, "hubot");
+    const { code } = await codeFor(hubot, { client_id: DEMO.app.clientId, scope: "admin:repo_hook,read:repo_hook,repo,notifications,repo:status" });
+    const body = await (await exchange(t, { ...APP_CREDENTIALS, code }, "application/json")).json();
+    expect(body.scope).toBe("admin:repo_hook,repo");
+  });
+});
