@@ -8,6 +8,7 @@
 import { validateResponse } from "../../generated/validators/index.js";
 import { operationTable } from "../../generated/client/operations.ts";
 import { CaseFailure } from "./failure.ts";
+import { valueAt } from "./json-pointer.ts";
 
 export type OperationId = keyof typeof operationTable;
 
@@ -102,13 +103,22 @@ export class HttpClient {
       throw new CaseFailure(`request failed: ${method} ${url}: ${(error as Error).message}`, { expected: "an HTTP response", actual: String((error as Error).cause ?? error) });
     }
     const text = await res.text();
+    return this.record({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseText: text }, res.headers, op && options.validate !== false ? options.operationId : undefined);
+  }
+
+  /**
+   * Records an exchange and wraps its answer as `request` does: also for a request made without
+   * fetch (fetch always sends an Accept header), so its curl line and contract check are the same.
+   */
+  record(sent: Omit<Exchange, "responseHeaders">, headers: Headers, validateAs?: OperationId): HttpResponse {
+    const { method, url, status, responseText: text } = sent;
     const responseHeaders: Record<string, string> = {};
-    res.headers.forEach((v, k) => (responseHeaders[k] = v));
-    const exchange: Exchange = { method, url, requestHeaders: headers, requestBody: body, status: res.status, responseHeaders, responseText: text };
+    headers.forEach((v, k) => (responseHeaders[k] = v));
+    const exchange: Exchange = { method, url, requestHeaders: sent.requestHeaders, requestBody: sent.requestBody, status, responseHeaders, responseText: text };
     this.exchanges.push(exchange);
     const response: HttpResponse = {
-      status: res.status,
-      headers: res.headers,
+      status,
+      headers,
       text,
       exchange,
       json<T>() {
@@ -119,7 +129,7 @@ export class HttpClient {
         }
       },
     };
-    if (op && options.validate !== false) checkContract(options.operationId!, response);
+    if (validateAs) checkContract(validateAs, response);
     return response;
   }
 }
@@ -129,7 +139,7 @@ function lower(headers: Record<string, string>): Record<string, string> {
 }
 
 /** The response against the contract: a failure names the first problem's pointer. */
-export function checkContract(operationId: OperationId, response: HttpResponse): void {
+function checkContract(operationId: OperationId, response: HttpResponse): void {
   const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim();
   let body: unknown;
   if (response.text.length > 0) {
@@ -150,16 +160,6 @@ export function checkContract(operationId: OperationId, response: HttpResponse):
       actual: first ? valueAt({ status: response.status, headers, body }, first.path) : undefined,
     });
   }
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node: any = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object") return undefined;
-    node = node[key];
-  }
-  return node;
 }
 
 /** A curl command reproducing an exchange. */

@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import type { ValidateFunction } from "ajv";
 import { createAjv } from "../../generators/ajv.ts";
 import type { Profile } from "../core/profile.ts";
+import { valueAt } from "../core/json-pointer.ts";
 
 export const PROFILE_SCHEMA_PATH = join(import.meta.dirname, "../../spec/conformance-profile.schema.json");
 
@@ -43,15 +44,6 @@ function expandEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>)
   if (Array.isArray(value)) return value.map((v) => expandEnv(v, env, missing));
   if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env, missing)]));
   return value;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node: unknown = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    if (node === null || typeof node !== "object") return undefined;
-    node = (node as Record<string, unknown>)[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
-  }
-  return node;
 }
 
 /** Validates an already-parsed profile; ProfileError with every problem when it does not fit. */

@@ -9,6 +9,7 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
+import { publicRepo } from "../profile.ts";
 import { allFeeds, eventsOf, fetchFeed, intHeader, page, repoEvents, SEED, type Feed } from "./support.ts";
 
 const QUOTED = /^(W\/)?"[^"]*"$/;
@@ -21,9 +22,7 @@ function etagOf(res: HttpResponse, where: string): string {
 
 /** The repository feed of the public repository: quiet enough that nothing changes between two requests. */
 function quietFeed(ctx: CaseContext): Feed {
-  const full = ctx.profile.repos?.public;
-  if (!full) ctx.skip("the profile names no public repository");
-  return repoEvents(full);
+  return repoEvents(publicRepo(ctx).full);
 }
 
 /**

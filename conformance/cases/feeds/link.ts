@@ -1,23 +1,21 @@
 /**
- * Reading a `Link` header (RFC 8288) for the pagination cases of the feeds and the issue events:
- * `<url>; rel="next", <url>; rel="last"`. Commas inside `<…>` belong to the URL, a rel may list
- * several relation types, and targets may be relative, so they are resolved against the URL of
- * the request that returned them.
+ * Reading a `Link` header (RFC 8288) for the pagination cases of the feeds, the issue events and
+ * the hooks: the client runtime's parser (runtime/client/link-header.ts) by relation type, with
+ * each target resolved against the URL of the request that returned it, since a target may be
+ * relative. A target that is not a URL is left out, so the case sees the rel as missing.
  */
+import { parseLinkHeader } from "../../../runtime/client/link-header.ts";
+
 export type Links = Partial<Record<string, string>>;
 
 export function parseLink(header: string | null | undefined, base: string): Links {
   const out: Links = {};
-  if (!header) return out;
-  for (const m of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
-    let target: string;
+  for (const [rel, target] of Object.entries(parseLinkHeader(header))) {
     try {
-      target = new URL(m[1]!, base).href;
+      out[rel] = new URL(target, base).href;
     } catch {
-      continue;
+      // not a URL: as if the rel were absent
     }
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(m[2]!);
-    for (const name of (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/).filter(Boolean)) out[name] ??= target;
   }
   return out;
 }

@@ -9,6 +9,7 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import { check, SkipCase } from "../../core/failure.ts";
 import { pageOf } from "./link.ts";
+import { mainToken } from "../profile.ts";
 import { atLeast, MAX_EVENTS, MAX_PAGES, page, PAGE_SIZE, publicEvents, pushEvents, SEED, walk, type ActivityEvent, type Feed } from "./support.ts";
 
 const ids = (events: ActivityEvent[]) => events.map((e) => e.id);
@@ -72,7 +73,7 @@ export const PAGINATION_CASES: Case[] = [
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
-      const res = await ctx.http.request({ operationId: feed.operationId, query: { page: "11" }, token: ctx.profile.users[0]!.token });
+      const res = await ctx.http.request({ operationId: feed.operationId, query: { page: "11" }, token: mainToken(ctx) });
       check.status(res.status, 422, `${feed.label}?page=11 (only 10 pages exist)`);
       const body = res.json<{ message?: string; errors?: { field?: string }[] }>();
       check.equal(body.message, "Validation Failed", "the 422 message", "/body/message");
@@ -106,7 +107,7 @@ export const PAGINATION_CASES: Case[] = [
       check.equal(walked.total, MAX_EVENTS, `${feed.label}: a feed holding more than ${MAX_EVENTS} events shows ${MAX_EVENTS}`);
       const last = walked.pages[0]!.links.last;
       check.ok(last && pageOf(last) <= MAX_PAGES, `${feed.label}: rel="last" on page 1 points at page ${MAX_PAGES} at most`, { actual: last, pointer: "/headers/link" });
-      const eleventh = await ctx.http.request({ operationId: feed.operationId, query: { page: String(MAX_PAGES + 1) }, token: ctx.profile.users[0]!.token });
+      const eleventh = await ctx.http.request({ operationId: feed.operationId, query: { page: String(MAX_PAGES + 1) }, token: mainToken(ctx) });
       check.status(eleventh.status, 422, `${feed.label}?page=${MAX_PAGES + 1} when the feed holds more than ${MAX_EVENTS} events`);
     },
   },

@@ -8,6 +8,7 @@ import type { CaseContext } from "../../core/types.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { parseLink, type Links } from "./link.ts";
+import { mainToken, splitRepo } from "../profile.ts";
 
 export const SEED = {
   feeds: "Endpoints › A. Activity event feeds",
@@ -49,17 +50,12 @@ export interface ActivityEvent {
   payload: Record<string, unknown>;
 }
 
-function split(full: string): [string, string] {
-  const [owner = "", repo = ""] = full.split("/");
-  return [owner, repo];
-}
-
 export function publicEvents(): Feed {
   return { operationId: "listPublicEvents", params: {}, label: "/events" };
 }
 
 export function repoEvents(full: string): Feed {
-  const [owner, repo] = split(full);
+  const { owner, repo } = splitRepo(full);
   return { operationId: "listRepoEvents", params: { owner, repo }, label: `/repos/${full}/events` };
 }
 
@@ -88,7 +84,7 @@ export function dashboard(login: string, org: string): Feed {
 }
 
 export function networkEvents(full: string): Feed {
-  const [owner, repo] = split(full);
+  const { owner, repo } = splitRepo(full);
   return { operationId: "listNetworkEvents", params: { owner, repo }, label: `/networks/${full}/events` };
 }
 
@@ -100,12 +96,6 @@ export function allFeeds(ctx: CaseContext): Feed[] {
   if (profile.repos?.public) out.push(repoEvents(profile.repos.public), networkEvents(profile.repos.public));
   if (profile.org) out.push(orgEvents(profile.org), dashboard(login, profile.org));
   return out;
-}
-
-export function mainToken(ctx: CaseContext): string {
-  const token = ctx.profile.users[0]?.token;
-  if (!token) ctx.skip("users[0] has no token");
-  return token;
 }
 
 export interface FetchOptions {

@@ -10,6 +10,7 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { parseLink } from "./link.ts";
+import { mainToken, splitRepo } from "../profile.ts";
 import { publicEvents, SEED, userEvents, walk, WINDOW_DAYS, type Feed } from "./support.ts";
 
 const DAY_MS = 86_400_000;
@@ -25,10 +26,10 @@ function serverNow(dateHeader: string | null): number {
 async function oldActivity(ctx: CaseContext): Promise<string | undefined> {
   const full = ctx.profile.repos?.public;
   if (!full) return undefined;
-  const [owner, repo] = full.split("/") as [string, string];
+  const { owner, repo } = splitRepo(full);
   let url: string | undefined;
   for (let i = 0; i < 10; i++) {
-    const res = await ctx.http.request({ operationId: "listIssueEventsForRepo", params: { owner, repo }, ...(url ? { path: url } : {}), token: ctx.profile.users[0]!.token });
+    const res = await ctx.http.request({ operationId: "listIssueEventsForRepo", params: { owner, repo }, ...(url ? { path: url } : {}), token: mainToken(ctx) });
     if (res.status !== 200) return undefined;
     const events = res.json<{ created_at?: string }[]>();
     const limit = serverNow(res.headers.get("date")) - WINDOW_DAYS * DAY_MS;

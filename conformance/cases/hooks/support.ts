@@ -8,7 +8,7 @@
  * a failure it goes through a client of its own, so the curl line reported stays the request
  * that showed the failure.
  */
-import { randomBytes } from "node:crypto";
+import { nonce, randomHex } from "../../core/random.ts";
 import type { CaseContext } from "../../core/types.ts";
 import type { Receiver } from "../../core/receiver.ts";
 import { HttpClient, type HttpResponse } from "../../core/http.ts";
@@ -51,13 +51,11 @@ const OPERATIONS = {
 
 export type HookOperation = keyof (typeof OPERATIONS)["repo"];
 
-export function nonce(): string {
-  return randomBytes(4).toString("hex");
-}
+export { nonce };
 
 /** A fresh secret per hook, with characters a careless implementation might mangle. */
 export function freshSecret(): string {
-  return `conformance ${randomBytes(12).toString("hex")} + it's secret`;
+  return `conformance ${randomHex(12)} + it's secret`;
 }
 
 export function repoPlace(ctx: CaseContext): Place {

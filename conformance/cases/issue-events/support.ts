@@ -115,9 +115,7 @@ export function checkPresence(e: IssueEvent, where: string, pointer = "/body"): 
   } else check.ok(e.commit_id === undefined || e.commit_id === null, `${where}: a ${e.event} event has no commit (commit_id absent or null)`, { actual: e.commit_id, pointer: `${pointer}/commit_id` });
 }
 
-export function nonce(): string {
-  return Math.random().toString(36).slice(2, 8);
-}
+export { nonce } from "../../core/random.ts";
 
 /**
  * Runs `trigger` and returns the new event of `kind` on issue `number`: the one that was not in

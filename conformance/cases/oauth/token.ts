@@ -5,7 +5,7 @@
  * works; the three error codes by their exact names, with error_description and error_uri, in
  * the format asked for (status 200, as the contract decides); and a code that works only once.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../core/random.ts";
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
@@ -52,7 +52,7 @@ function formBody(res: HttpResponse): TokenBody {
   return Object.fromEntries(new URLSearchParams(res.text));
 }
 
-const randomCode = () => randomBytes(20).toString("hex");
+const randomCode = () => randomHex(20);
 
 export const TOKEN_CASES: Case[] = [
   {

@@ -5,7 +5,7 @@
  * token-authenticated response has) and a made-up token in the same place is refused with 401,
  * which proves the server looked at it rather than answering anonymously.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../core/random.ts";
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { RequestOptions } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
@@ -20,7 +20,7 @@ async function transportCase(ctx: CaseContext, how: string, send: Send): Promise
   const scopes = ok.headers.get("x-oauth-scopes");
   check.ok(scopes !== null, `a token in ${how} authenticates the request (X-OAuth-Scopes is sent)`, { expected: "X-OAuth-Scopes", actual: null, pointer: "/headers/x-oauth-scopes" });
   ctx.note(`X-OAuth-Scopes: ${scopeSet(scopes).join(", ")}`);
-  const bogus = await ctx.http.request({ operationId: "listPublicEvents", ...send(randomBytes(20).toString("hex")) });
+  const bogus = await ctx.http.request({ operationId: "listPublicEvents", ...send(randomHex(20)) });
   check.status(bogus.status, 401, `a made-up token in ${how} is refused`);
   check.equal(bogus.json<{ message?: string }>().message, "Bad credentials", "the 401 message", "/body/message");
 }

@@ -1,0 +1,32 @@
+/**
+ * What cases of every area read from the profile: users[0]'s token and the public repository
+ * split into owner and name. A case whose needs say it has them never meets the skip; the skip
+ * is there for what a case discovers it needs while running, worded as run/needs.ts words it.
+ */
+import type { CaseContext } from "../core/types.ts";
+
+export interface RepoName {
+  owner: string;
+  repo: string;
+  /** `owner/repo` */
+  full: string;
+}
+
+export function splitRepo(full: string): RepoName {
+  const [owner = "", repo = ""] = full.split("/");
+  return { owner, repo, full };
+}
+
+/** users[0]'s token, or the case is skipped. */
+export function mainToken(ctx: CaseContext): string {
+  const token = ctx.profile.users[0]?.token;
+  if (!token) ctx.skip("profile has no token for users[0]");
+  return token;
+}
+
+/** The profile's public repository, or the case is skipped. */
+export function publicRepo(ctx: CaseContext): RepoName {
+  const full = ctx.profile.repos?.public;
+  if (!full) ctx.skip("profile has no public repository (repos.public)");
+  return splitRepo(full);
+}
