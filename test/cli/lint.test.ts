@@ -9,10 +9,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { repoRoot, runCli } from "./run-cli.ts";
 
+/** A lint run loads the spec twice (swagger-parser, Redocly): seconds alone, much longer on a busy CI machine. */
+const LINT_TIMEOUT = 90_000;
+
 const scratch = mkdtempSync(join(tmpdir(), "lint-test-"));
+
+/** The subcommand names of `service-contract --help` (commander's "Commands:" list, without `help`). */
+function subcommands(help: string): string[] {
+  const section = help.split("Commands:")[1] ?? "";
+  return [...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((name) => name !== "help");
+}
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A copy of spec/ whose first `$ref` to a schema file under the first path's 200 response is broken. */
+/** A copy of spec/ with the component schema ActivityEvent pointing at a file that does not exist. */
 function brokenCopy(): { spec: string; pointer: string } {
   const dir = join(scratch, "broken");
   cpSync(join(repoRoot, "spec"), dir, { recursive: true });
@@ -23,12 +32,38 @@ function brokenCopy(): { spec: string; pointer: string } {
   return { spec, pointer: "#/components/schemas/ActivityEvent" };
 }
 
+/** Other ways one `$ref` breaks: a local pointer to nothing, and a file ref inside a schema file. */
+const OTHER_BREAKS: { name: string; pointer: string; code: string; breakIt: (dir: string) => void }[] = [
+  {
+    name: "a local #/components ref in an operation",
+    pointer: "openapi.yaml#/paths/~1events/get/responses/200",
+    code: "REF_MISSING",
+    breakIt: (dir) => {
+      const spec = join(dir, "openapi.yaml");
+      const yaml = parseDocument(readFileSync(spec, "utf8"));
+      yaml.setIn(["paths", "/events", "get", "responses", "200", "$ref"], "#/components/responses/NoSuchResponse");
+      writeFileSync(spec, yaml.toString());
+    },
+  },
+  {
+    name: "a file ref inside a schema file",
+    pointer: "schemas/issue.json#/properties/milestone/anyOf/0",
+    code: "REF_UNRESOLVED",
+    breakIt: (dir) => {
+      const file = join(dir, "schemas/issue.json");
+      const schema = JSON.parse(readFileSync(file, "utf8")) as { properties: { milestone: { anyOf: { $ref?: string }[] } } };
+      schema.properties.milestone.anyOf[0]!.$ref = "no-such-milestone.json";
+      writeFileSync(file, JSON.stringify(schema, null, 2));
+    },
+  },
+];
+
 describe("service-contract lint", () => {
   it("passes on the committed spec with zero errors", async () => {
     const result = await runCli(["lint"]);
     expect(result.stdout + result.stderr).toMatch(/spec\/openapi\.yaml: 0 error\(s\)/);
     expect(result.code).toBe(0);
-  });
+  }, LINT_TIMEOUT);
 
   it("fails with exit 1 and the JSON pointer when a $ref is broken", async () => {
     const { spec, pointer } = brokenCopy();
@@ -36,7 +71,18 @@ describe("service-contract lint", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`REF_UNRESOLVED`);
     expect(result.stdout).toContain(pointer);
-  });
+  }, LINT_TIMEOUT);
+
+  it.each(OTHER_BREAKS.map((b) => [b.name, b] as const))("fails with exit 1 and the JSON pointer for %s", async (_name, b) => {
+    const dir = join(scratch, `broken-${OTHER_BREAKS.indexOf(b)}`);
+    cpSync(join(repoRoot, "spec"), dir, { recursive: true });
+    b.breakIt(dir);
+    const result = await runCli(["lint", "--spec", join(dir, "openapi.yaml")]);
+    expect(result.code).toBe(1);
+    const line = result.stdout.split("\n").find((l) => l.startsWith(`error ${b.code} `));
+    expect(line, result.stdout).toBeDefined();
+    expect(line).toContain(b.pointer);
+  }, LINT_TIMEOUT);
 
   it("reports problems as JSON with --json", async () => {
     const { spec, pointer } = brokenCopy();
@@ -45,7 +91,7 @@ describe("service-contract lint", () => {
     const report = JSON.parse(result.stdout) as { valid: boolean; problems: { code: string; pointer: string }[] };
     expect(report.valid).toBe(false);
     expect(report.problems).toContainEqual(expect.objectContaining({ code: "REF_UNRESOLVED", pointer }));
-  });
+  }, LINT_TIMEOUT);
 
   it("exits 2 for a spec file that does not exist", async () => {
     const result = await runCli(["lint", "--spec", join(scratch, "nope.yaml")]);
@@ -55,11 +101,21 @@ describe("service-contract lint", () => {
 });
 
 describe("the CLI's usage contract", () => {
-  it.each([["generate"], ["lint"], ["mock"], ["validate"]])("%s --help exits 0 with an example", async (sub) => {
-    const result = await runCli([sub, "--help"]);
+  it("lists its subcommands in --help", async () => {
+    const result = await runCli(["--help"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Examples:/);
+    expect(subcommands(result.stdout)).toEqual(expect.arrayContaining(["generate", "lint", "mock", "validate", "serve", "simulate", "conformance"]));
   });
+
+  it("has --help with an example on every subcommand", async () => {
+    const subs = subcommands((await runCli(["--help"])).stdout);
+    for (const sub of subs) {
+      const result = await runCli([sub, "--help"]);
+      expect(result.code, `${sub} --help`).toBe(0);
+      expect(result.stdout, `${sub} --help`).toMatch(new RegExp(`^Usage: service-contract ${sub}`, "m"));
+      expect(result.stdout, `${sub} --help`).toMatch(/Examples:\n\s+service-contract /);
+    }
+  }, 120_000);
 
   it("an unknown option exits 2", async () => {
     const result = await runCli(["lint", "--bogus"]);
