@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { findAccountByLogin } from "../../reference/store/accounts.ts";
 import { createAuthorization } from "../../reference/store/authorizations.ts";
 import type { Scope } from "../../reference/auth/scopes.ts";
-import { useServer, type TestServer } from "./harness.ts";
+import { loadOperationPolicies } from "../../reference/http/operation-policy.ts";
+import { routes } from "../../generated/server/index.ts";
+import { DEMO, useServer, type TestServer } from "./harness.ts";
 
 const t = useServer();
 
@@ -113,4 +115,52 @@ describe("the anonymous limit", () => {
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(((await refused.json()) as { message: string }).message).toMatch(/rate limit exceeded/);
   });
+});
+
+describe("every operation of the API host, with a token", () => {
+  const policies = loadOperationPolicies();
+  const VALUES: Record<string, string> = { owner: "octocat", repo: "hello-world", org: "octo-org", username: "octocat", issue_number: "1", hook_id: "999999", event_id: "999999", delivery_id: "999999", authorization_id: "999999", client_id: DEMO.app.clientId, access_token: "0".repeat(40), fingerprint: "fp" };
+  const tokenRoutes = routes.filter((r) => r.host === "api" && policies.get(`${r.method} ${r.url}`)?.token);
+  const path = (template: string) => template.replace(/\{([^}]+)\}/g, (_m, name: string) => VALUES[name] ?? "x");
+  const request = (method: string, template: string, token: string) =>
+    fetch(`${t.api}${path(template)}`, {
+      method,
+      headers: { Authorization: `token ${token}`, ...(method === "POST" || method === "PATCH" ? { "Content-Type": "application/json" } : {}) },
+      body: method === "POST" || method === "PATCH" ? "{}" : undefined,
+    });
+
+  it("covers the token operations of the contract", () => {
+    expect(tokenRoutes.length).toBeGreaterThan(25);
+  });
+
+  it.each(tokenRoutes.map((r) => [r.operationId, r.method, r.path] as const))(
+    "%s (%s %s): X-OAuth-Scopes and X-Accepted-OAuth-Scopes on the answer, whatever its status",
+    async (_id, method, template) => {
+      const token = await tokenFor(t, "octocat", ["repo", "user"]);
+      const res = await request(method, template, token);
+      await res.arrayBuffer();
+      expect(res.status, "a 4xx or success, never a 5xx").toBeLessThan(500);
+      expect(res.headers.get("x-oauth-scopes")).toBe("repo, user");
+      const policy = policies.get(`${method} ${template.replace(/\{([^}]+)\}/g, ":$1")}`)!;
+      expect(res.headers.get("x-accepted-oauth-scopes")).toBe(policy.acceptedScopes.join(", "));
+    },
+  );
+
+  const scoped = tokenRoutes.filter((r) => {
+    const policy = policies.get(`${r.method} ${r.url}`)!;
+    return !policy.anonymous && policy.acceptedScopes.length > 0 && !policy.acceptedScopes.includes("notifications");
+  });
+
+  it.each(scoped.map((r) => [r.operationId, r.method, r.path] as const))(
+    "%s (%s %s): a token without an accepted scope gets 403 naming them, before anything else",
+    async (_id, method, template) => {
+      const token = await tokenFor(t, "octocat", ["notifications"]);
+      const res = await request(method, template, token);
+      expect(res.status).toBe(403);
+      const body = (await res.json()) as { message: string; documentation_url: string };
+      const policy = policies.get(`${method} ${template.replace(/\{([^}]+)\}/g, ":$1")}`)!;
+      for (const scope of policy.acceptedScopes) expect(body.message).toContain(scope);
+      expect(body.documentation_url).toEqual(expect.any(String));
+    },
+  );
 });
