@@ -86,6 +86,13 @@ export class FeedCache {
     return cached;
   }
 
+  /** Page `page` of the feed `key` if it is already made under `version` and fresh; never reads. */
+  peek(key: string, version: string, page: number): FeedPage | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.version !== version || entry.expires <= this.clock()) return undefined;
+    return entry.pages.get(page);
+  }
+
   clear(): void {
     this.entries.clear();
     this.chars = 0;

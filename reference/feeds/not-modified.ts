@@ -1,17 +1,31 @@
 /**
- * What the feed handlers last decided for a (viewer, URL): the ETag they served under an events
- * version. With it, a poller repeating a conditional GET is answered 304 by a hook right after
- * the caller is resolved (http/feed-shortcut.ts), without request validation, handler or
- * response writing — which is most of a 304's cost.
+ * What the feed handlers last decided for a (viewer, URL): the page they served — its ETag, and
+ * which page of which feed it was — under an events version. With it, a poller repeating a GET is
+ * answered by a hook right after the caller is resolved (http/feed-shortcut.ts), without request
+ * validation, handler or response writing — which is most of a poll's cost: a 304 when its
+ * `If-None-Match` hits that ETag, or the same 200 page again (from the page cache, cache.ts)
+ * when it sends none.
  *
  * It remembers only decisions the full path made, for the same viewer (the token's authorization,
  * or anonymous) and the exact URL, so visibility cannot leak between viewers; the version keys
  * out every decision a new event could change, and the TTL bounds the rest exactly as the
  * lookups' memo (memo.ts) does. URLs carrying `access_token` are never remembered, so no token
- * text is kept.
+ * text is kept. Pages are not held here, only named: the page cache keeps them (and bounds them).
  */
+export interface Served {
+  etag: string;
+  /** The page cache's key of the feed, and the page number. */
+  feed: string;
+  page: number;
+}
+
+interface Entry extends Served {
+  version: string;
+  expires: number;
+}
+
 export class NotModifiedIndex {
-  private readonly entries = new Map<string, { version: string; etag: string; expires: number }>();
+  private readonly entries = new Map<string, Entry>();
 
   constructor(
     private readonly ttlMs = 30_000,
@@ -25,16 +39,21 @@ export class NotModifiedIndex {
     return `${authorizationId ?? "-"} ${url}`;
   }
 
-  remember(key: string, version: string, etag: string): void {
+  remember(key: string, version: string, served: Served): void {
     this.entries.delete(key);
-    this.entries.set(key, { version, etag, expires: this.clock() + this.ttlMs });
+    this.entries.set(key, { version, etag: served.etag, feed: served.feed, page: served.page, expires: this.clock() + this.ttlMs });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   /** The ETag last served for `key` under `version`, if still fresh. */
   etag(key: string, version: string): string | undefined {
+    return this.served(key, version)?.etag;
+  }
+
+  /** The page last served for `key` under `version`, if still fresh. */
+  served(key: string, version: string): Served | undefined {
     const entry = this.entries.get(key);
     if (!entry || entry.version !== version || entry.expires <= this.clock()) return undefined;
-    return entry.etag;
+    return entry;
   }
 }

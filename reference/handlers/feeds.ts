@@ -74,10 +74,11 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const n = page ?? 1;
     const current = await version(raw);
     const limit = ctx.faults?.has("pagination-past-300") ? PAST_300_EVENTS : FEED_MAX_EVENTS;
-    const cached = await serving.cache.page(feedKey(resolved.query), current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now(), limit));
+    const feed = feedKey(resolved.query);
+    const cached = await serving.cache.page(feed, current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now(), limit));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
     const key = ctx.faults?.has("etag-ignored") ? undefined : NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
-    if (key !== undefined) serving.notModified.remember(key, current, cached.etag);
+    if (key !== undefined) serving.notModified.remember(key, current, { etag: cached.etag, feed, page: n });
     if (ifNoneMatchHits(ifNoneMatch, cached.etag) && !ctx.faults?.has("etag-ignored")) return { status: 304, headers } as never;
     return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
   }

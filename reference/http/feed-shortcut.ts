@@ -1,10 +1,13 @@
 /**
- * The polling shortcut: a conditional GET of a feed whose ETag the feed handler already served
- * to this viewer for this URL under the current events version (feeds/not-modified.ts) is
- * answered 304 here, in an onRequest hook registered after the API hooks (so the caller is
- * resolved, bad credentials are refused, and the rate-limit headers are still set in onSend: a
- * 304 never counts). Everything else goes the full way. The answer is the one the handler would
- * give: the same ETag and the current `X-Poll-Interval`, no body.
+ * The polling shortcut: a GET of a feed page the feed handler already served to this viewer for
+ * this URL under the current events version (feeds/not-modified.ts) is answered here, in an
+ * onRequest hook registered after the API hooks (so the caller is resolved, bad credentials and
+ * an exhausted rate limit are refused, and the rate-limit headers are still set in onSend, where
+ * a 200 counts and a 304 does not). With an `If-None-Match` that hits the page's ETag the answer
+ * is a 304; without one, the same page again, from the page cache. Everything else (another
+ * `If-None-Match`, a HEAD without one, a page no longer cached) goes the full way. The answer is
+ * the one the handler would give: the same ETag, `Link` and bytes, the current
+ * `X-Poll-Interval`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
@@ -19,27 +22,40 @@ export const FEED_OPERATIONS: ReadonlySet<string> = new Set([
 ]);
 
 export function installFeedShortcut(app: FastifyInstance, db: Database, serving: FeedServing): void {
-  function answer(reply: FastifyReply, etag: string): void {
-    reply.code(304).header("ETag", etag).header("X-Poll-Interval", serving.poll.hit()).send();
+  /** Answer as the handler did for this viewer and URL under `version`, if it can be; true when answered. */
+  function repeat(reply: FastifyReply, key: string, version: string, ifNoneMatch: string | undefined): boolean {
+    const served = serving.notModified.served(key, version);
+    if (served === undefined) return false;
+    if (ifNoneMatch !== undefined) {
+      if (!ifNoneMatchHits(ifNoneMatch, served.etag)) return false;
+      reply.code(304).header("ETag", served.etag).header("X-Poll-Interval", serving.poll.hit()).send();
+      return true;
+    }
+    // The page itself, if the page cache still holds it as served (same bytes, same ETag).
+    const page = serving.cache.peek(served.feed, version, served.page);
+    if (page === undefined || page.etag !== served.etag) return false;
+    reply.code(200).header("ETag", page.etag).header("X-Poll-Interval", serving.poll.hit());
+    if (page.link !== undefined) reply.header("Link", page.link);
+    reply.header("content-type", "application/json; charset=utf-8").send(page.bytes);
+    return true;
   }
+
   // Callback style: with the events version known in process (PGlite), a repeated poll is
   // answered without a promise; otherwise the version is awaited.
   app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    if (reply.sent || request.outsideContract) return done();
+    if (reply.sent || request.outsideContract || !request.policy || !FEED_OPERATIONS.has(request.policy.operationId)) return done();
     const ifNoneMatch = request.headers["if-none-match"];
-    if (typeof ifNoneMatch !== "string" || (request.method !== "GET" && request.method !== "HEAD")) return done();
-    if (!request.policy || !FEED_OPERATIONS.has(request.policy.operationId)) return done();
+    // A 304 for GET and HEAD; a page only for GET (HEAD goes the full way).
+    if (ifNoneMatch === undefined ? request.method !== "GET" : typeof ifNoneMatch !== "string" || (request.method !== "GET" && request.method !== "HEAD")) return done();
     const key = NotModifiedIndex.key(request.viewer.authorization?.id, request.url);
     if (key === undefined) return done();
     const version = eventsVersionNow(db);
     if (version !== undefined) {
-      const etag = serving.notModified.etag(key, version);
-      if (etag === undefined || !ifNoneMatchHits(ifNoneMatch, etag)) return done();
-      return answer(reply, etag);
+      if (!repeat(reply, key, version, ifNoneMatch)) done();
+      return;
     }
     eventsVersion(db).then((current) => {
-      const etag = serving.notModified.etag(key, current);
-      if (etag !== undefined && ifNoneMatchHits(ifNoneMatch, etag)) answer(reply, etag);
+      repeat(reply, key, current, ifNoneMatch);
       done();
     }, done);
   });

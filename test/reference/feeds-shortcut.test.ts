@@ -79,3 +79,61 @@ describe("repeated conditional GETs", () => {
     expect((await get(`${PUBLIC}?page=11`, { "If-None-Match": "*" })).status).toBe(422);
   });
 });
+
+describe("repeated unconditional GETs", () => {
+  it("get the very page again — bytes, ETag, Link, content type — counted against the rate limit", async () => {
+    await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/hello-world", count: 40 }, t.api);
+    const first = await get(PUBLIC, auth(owner));
+    expect(first.headers.get("link")).toContain('rel="next"');
+    for (let n = 1; n <= 2; n++) {
+      const again = await get(PUBLIC, auth(owner));
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+      for (const name of ["etag", "link", "content-type", "content-length", "x-poll-interval", "x-oauth-scopes", "x-accepted-oauth-scopes", "x-ratelimit-limit"]) {
+        expect(again.headers.get(name), name).toBe(first.headers.get(name));
+      }
+      expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - n);
+    }
+    // Anonymous callers too, each page as its own URL.
+    const anonymous = await get(`${PUBLIC}?page=2`);
+    const repeated = await get(`${PUBLIC}?page=2`);
+    expect(repeated.text).toBe(anonymous.text);
+    expect(repeated.headers.get("etag")).toBe(anonymous.headers.get("etag"));
+    expect(Number(repeated.headers.get("x-ratelimit-remaining"))).toBe(Number(anonymous.headers.get("x-ratelimit-remaining")) - 1);
+    expect(t.violations).toEqual([]);
+  });
+
+  it("never hand a page to a viewer it was not served to", async () => {
+    const mine = await get(PRIVATE, auth(owner));
+    expect((await get(PRIVATE, auth(owner))).text).toBe(mine.text);
+    expect((await get(PRIVATE)).status).toBe(404);
+    expect((await get(PRIVATE, auth(other))).status).toBe(404);
+    const weak = await tokenFor(t.server.db, "octocat", []);
+    expect((await get(PRIVATE, auth(weak))).status).toBe(404);
+  });
+
+  it("get the new page once a new event changes the feed, and nothing once the token is revoked", async () => {
+    const token = await tokenFor(t.server.db, "octocat", ["repo"]);
+    const before = await get(PRIVATE, auth(token));
+    expect((await get(PRIVATE, auth(token))).text).toBe(before.text);
+    await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/secret-plans" }, t.api);
+    const after = await get(PRIVATE, auth(token));
+    expect(after.status).toBe(200);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    const { deleteAuthorization } = await import("../../reference/store/authorizations.ts");
+    const [{ id }] = (await t.server.db.query<{ id: number }>("select id from authorizations order by id desc limit 1")) as [{ id: number }];
+    await deleteAuthorization(t.server.db, id);
+    expect((await get(PRIVATE, auth(token))).status).toBe(401);
+  });
+
+  it("refuse once the rate limit is exhausted, even for a remembered page", async () => {
+    const anonymous = await get(`${PUBLIC}?page=3`);
+    let remaining = Number(anonymous.headers.get("x-ratelimit-remaining"));
+    while (remaining > 0) remaining = Number((await get(`${PUBLIC}?page=3`)).headers.get("x-ratelimit-remaining"));
+    const refused = await get(`${PUBLIC}?page=3`);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("etag")).toBeNull();
+    // A conditional poll still gets its 304, which does not count.
+    expect((await get(`${PUBLIC}?page=3`, { "If-None-Match": anonymous.headers.get("etag")! })).status).toBe(304);
+  });
+});
