@@ -17,6 +17,9 @@ interface Running {
   exited: Promise<number | null>;
 }
 
+/** Bundling the spec and starting Prism takes seconds alone and much longer on a busy CI machine. */
+const PRISM_TIMEOUT = 90_000;
+
 const running: Running[] = [];
 const servers: Server[] = [];
 afterEach(async () => {
@@ -29,7 +32,7 @@ async function start(args: string[]): Promise<Running> {
   const lines: string[] = [];
   const exited = new Promise<number | null>((res) => child.on("exit", (code) => res(code)));
   const ready = await new Promise<Record<string, string>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), 25_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), 60_000);
     createInterface({ input: child.stdout }).on("line", (line) => {
       lines.push(line);
       if (line.startsWith("{")) {
@@ -53,7 +56,19 @@ describe("service-contract mock", () => {
     expect(Array.isArray(await response.json())).toBe(true);
     mock.child.kill("SIGTERM");
     expect(await mock.exited).toBe(0);
-  });
+    // Prism went with it: nothing answers on its port any more.
+    await expect(fetch(`${mock.ready.mock}/events`)).rejects.toThrow();
+  }, PRISM_TIMEOUT);
+
+  it("stops Prism on Ctrl-C (SIGINT) as well", async () => {
+    const mock = await start(["mock", "--port", "0"]);
+    const response = await fetch(`${mock.ready.mock}/events/nonexistent-path`);
+    expect(response.status).toBe(404);
+    await response.arrayBuffer();
+    mock.child.kill("SIGINT");
+    expect(await mock.exited).toBe(0);
+    await expect(fetch(`${mock.ready.mock}/events`)).rejects.toThrow();
+  }, PRISM_TIMEOUT);
 
   it("as a proxy, reports every violation of a wrong implementation and exits 1", async () => {
     // An implementation that gets the feed wrong: ids as numbers, no ETag, no rate-limit headers.
@@ -77,11 +92,18 @@ describe("service-contract mock", () => {
     expect(violations.some((l) => /response\.body/.test(l))).toBe(true);
     expect(violations.some((l) => /response\.header/.test(l))).toBe(true);
     expect(proxy.lines.at(-1)).toMatch(/^\d+ violation\(s\) in 1 request\(s\)$/);
-  });
+  }, PRISM_TIMEOUT);
 
-  it("rejects a proxy target that is not a URL with exit 2", async () => {
-    const child = spawn(process.execPath, [cliBin, "mock", "--proxy", "not a url"], { cwd: repoRoot });
+  it.each([
+    ["a proxy target that is not a URL", ["--proxy", "not a url"]],
+    ["a port that is not a number", ["--port", "forty"]],
+    ["a spec file that does not exist", ["--spec", "no/such/openapi.yaml"]],
+  ])("rejects %s with exit 2", async (_what, args) => {
+    const child = spawn(process.execPath, [cliBin, "mock", ...args], { cwd: repoRoot });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
     const code = await new Promise((res) => child.on("exit", res));
     expect(code).toBe(2);
+    expect(stderr).toMatch(/^service-contract: /m);
   });
 });
