@@ -7,12 +7,15 @@ import { isAbsolute, relative, sep } from "node:path";
 import { loadSpec } from "./load-spec.ts";
 import { buildModel } from "./model.ts";
 import { portableDocument } from "./portable-bundle.ts";
+import { runtimeModules } from "./runtime-modules.ts";
 import { TARGETS, type TargetInput } from "./targets/registry.ts";
 import type { GeneratedFile } from "./output.ts";
 
 export interface GenerateOptions {
   spec: string;
   targets: readonly string[];
+  /** The output folder the files are meant for (default `generated`): it decides how they import the runtime. */
+  out?: string;
 }
 
 /** How the spec is named in headers: relative and `/`-separated, so output never depends on the machine. */
@@ -27,7 +30,12 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   }
   await loadSpec(options.spec);
   const model = buildModel(options.spec);
-  const input: TargetInput = { model, portable: portableDocument(model.root, model.schemaFiles), source: sourceName(options.spec) };
+  const input: TargetInput = {
+    model,
+    portable: portableDocument(model.root, model.schemaFiles),
+    source: sourceName(options.spec),
+    runtime: runtimeModules(options.out ?? "generated"),
+  };
   const files: GeneratedFile[] = [];
   for (const name of Object.keys(TARGETS)) {
     if (options.targets.includes(name)) files.push(...(await TARGETS[name]!.run(input)));

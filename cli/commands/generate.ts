@@ -4,13 +4,29 @@
  * the added, changed and deleted files when not). Spec errors exit 2 with their JSON pointers.
  */
 import { Command } from "commander";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { resolve, sep } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { generate } from "../../generators/generate.ts";
 import { diffOutput, hasDrift, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
+
+/**
+ * The output folder is emptied before writing, so refuse the folders where that would destroy
+ * work: the working directory or one above it (`--out .`), a folder holding the spec, a file.
+ */
+function checkOutFolder(outOption: string, spec: string): void {
+  if (outOption.trim() === "") throw new UsageError("--out needs a folder name");
+  const out = resolve(outOption);
+  const cwd = process.cwd();
+  if (out === cwd || cwd.startsWith(out + sep)) {
+    throw new UsageError(`--out ${outOption} is the working directory or above it, and would be emptied; give generate a folder of its own (e.g. generated)`);
+  }
+  if (resolve(spec).startsWith(out + sep)) throw new UsageError(`--out ${outOption} holds the spec ${spec}, and would be emptied; give generate a folder of its own`);
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out ${outOption} is a file, not a folder`);
+}
 
 interface GenerateCliOptions {
   spec: string;
@@ -32,10 +48,11 @@ export const generateCommand: CommandFactory = (setExit) =>
       const unknown = targets.filter((t) => !TARGET_NAMES.includes(t));
       if (targets.length === 0 || unknown.length > 0) throw new UsageError(`--targets takes ${TARGET_NAMES.join(",")}; got ${opts.targets}`);
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
+      checkOutFolder(opts.out, opts.spec);
 
       let files;
       try {
-        files = await generate({ spec: opts.spec, targets });
+        files = await generate({ spec: opts.spec, targets, out: opts.out });
       } catch (error) {
         if (error instanceof SpecError) throw new UsageError(`the spec has errors:\n${error.problems.map(formatProblem).join("\n")}`);
         throw error;
@@ -58,8 +75,9 @@ export const generateCommand: CommandFactory = (setExit) =>
         ...drift.changed.map((f) => `  changed: ${opts.out}/${f}`),
         ...drift.deleted.map((f) => `  deleted: ${opts.out}/${f}`),
       ];
+      const state = existsSync(opts.out) ? "is out of date" : "does not exist";
       process.stdout.write(
-        `${opts.out}/ is out of date: ${drift.added.length} new, ${drift.changed.length} changed, ${drift.deleted.length} deleted\n` +
+        `${opts.out}/ ${state}: ${drift.added.length} new, ${drift.changed.length} changed, ${drift.deleted.length} deleted\n` +
           `${lines.join("\n")}\nrun: service-contract generate\n`,
       );
       setExit(EXIT_CHECK_FAILED);

@@ -5,6 +5,7 @@
 import type { Model } from "../model.ts";
 import type { GeneratedFile } from "../output.ts";
 import type { OpenApiDocument } from "../load-spec.ts";
+import type { RuntimeModules } from "../runtime-modules.ts";
 import { clientTarget } from "./client/index.ts";
 import { serverTarget } from "./server/index.ts";
 import { typesTarget } from "./types.ts";
@@ -16,6 +17,8 @@ export interface TargetInput {
   portable: OpenApiDocument;
   /** The spec path as it should appear in generated headers (`spec/openapi.yaml`). */
   source: string;
+  /** Where client and server files import the runtime from (default: the repository's `generated/`). */
+  runtime?: RuntimeModules;
 }
 
 export interface Target {

@@ -95,9 +95,40 @@ describe("generate", () => {
     expect(result.stderr).toContain("hook-typo.json");
   }, 60_000);
 
-  it("exits 2 on an unknown target", async () => {
-    const result = await runCli(["generate", "--targets", "types,nope", "--out", "out3"], { cwd: scratch });
+  it.each([
+    [["--targets", "bogus"], /^service-contract: --targets takes types,validators,client,server; got bogus\n$/],
+    [["--targets", "types,nope"], /--targets takes types,validators,client,server; got types,nope/],
+    [["--targets", ""], /--targets takes/],
+    [["--spec", "spec/nope.yaml"], /^service-contract: no such file: spec\/nope\.yaml\n$/],
+  ])("exits 2 with a usage message, writing nothing: %j", async (args, message) => {
+    const result = await runCli(["generate", ...args, "--out", "out3"], { cwd: scratch });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--targets/);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(scratch)).not.toContain("out3");
+  });
+
+  it.each([
+    [".", /--out \. is the working directory or above it/],
+    ["..", /--out \.\. is the working directory or above it/],
+    ["spec", /--out spec holds the spec/],
+    ["spec/openapi.yaml", /--out spec\/openapi\.yaml is a file, not a folder/],
+    ["", /--out needs a folder name/],
+  ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message) => {
+    const before = snapshot(join(scratch, "spec"));
+    const result = await runCli(["generate", "--out", out], { cwd: scratch });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(snapshot(join(scratch, "spec"))).toEqual(before);
+  });
+
+  it("refuses an --out that is a file", async () => {
+    writeFileSync(join(scratch, "a-file"), "keep me\n");
+    for (const args of [["generate", "--out", "a-file"], ["generate", "--check", "--out", "a-file"]]) {
+      const result = await runCli(args, { cwd: scratch });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--out a-file is a file, not a folder/);
+    }
+    expect(readFileSync(join(scratch, "a-file"), "utf8")).toBe("keep me\n");
   });
 });

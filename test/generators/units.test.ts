@@ -8,6 +8,20 @@ import { requireToImports } from "../../generators/targets/validators/esm.ts";
 import { diffOutput, normalise, writeOutput } from "../../generators/output.ts";
 import { scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
 import { existsSync, readFileSync } from "node:fs";
+import { runtimeModules } from "../../generators/runtime-modules.ts";
+
+const repo = join(import.meta.dirname, "../..");
+
+describe("runtimeModules", () => {
+  it.each([
+    ["the repository's generated/", join(repo, "generated"), "../../runtime/client/index.ts", "../../runtime/server/index.ts"],
+    ["a folder deeper in the repository", join(repo, "test/fixtures/mini/out"), "../../../../../runtime/client/index.ts", "../../../../../runtime/server/index.ts"],
+    ["another project", join(tmpdir(), "consumer/src/generated"), "service-contract/runtime/client/index.ts", "service-contract/runtime/server/index.ts"],
+    ["a sibling whose name starts like the repository's", `${repo}-copy/generated`, "service-contract/runtime/client/index.ts", "service-contract/runtime/server/index.ts"],
+  ])("%s", (_name, out, client, server) => {
+    expect(runtimeModules(out)).toEqual({ client, server });
+  });
+});
 
 describe("toPointer", () => {
   it.each([

@@ -6,19 +6,18 @@
 import { IndentationText, Project, Scope } from "ts-morph";
 import type { ClientViewModel, OperationView } from "./view-model.ts";
 
-const RUNTIME = "../../runtime/client/index.ts";
-
 function methodDocs(o: OperationView): string {
   const host = o.host === "auth" ? " (web host, `authUrl`)" : "";
   const extra = [o.pageable ? "Pages with `paginate`/`items`." : "", o.pollable ? "Polls with `poll`." : ""].filter(Boolean).join(" ");
   return [`${o.summary || o.id}`, "", `\`${o.method} ${o.path}\`${host}.${extra ? " " + extra : ""}`].join("\n");
 }
 
-export function clientClass(view: ClientViewModel, header: string): string {
+/** `runtime`: the module specifier of runtime/client (see runtime-modules.ts). */
+export function clientClass(view: ClientViewModel, header: string, runtime: string): string {
   const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
   const file = project.createSourceFile("client.ts", "");
-  file.addImportDeclaration({ namedImports: ["ServiceClientCore"], moduleSpecifier: RUNTIME });
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["CallOptions", "ClientOptions", "RequestParts"], moduleSpecifier: RUNTIME });
+  file.addImportDeclaration({ namedImports: ["ServiceClientCore"], moduleSpecifier: runtime });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["CallOptions", "ClientOptions", "RequestParts"], moduleSpecifier: runtime });
   file.addImportDeclaration({ namedImports: ["operationTable"], moduleSpecifier: "./operations.ts" });
   file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.ts" });
 

@@ -15,8 +15,6 @@ import {
 } from "ts-morph";
 import type { ClientViewModel, OperationView, ResponseView } from "./view-model.ts";
 
-const RUNTIME = "../../runtime/client/index.ts";
-
 const q = (s: string): string => JSON.stringify(s);
 const op = (o: OperationView): string => `operations[${q(o.id)}]`;
 const statusIndex = (status: string): string => (/^\d{3}$/.test(status) ? status : q(status));
@@ -49,10 +47,11 @@ function requestProperties(o: OperationView): OptionalKind<PropertySignatureStru
 
 const union = (names: string[]): string => (names.length > 0 ? names.map(q).join(" | ") : "never");
 
-export function clientDeclarations(view: ClientViewModel, header: string): string {
+/** `runtime`: the module specifier of runtime/client (see runtime-modules.ts). */
+export function clientDeclarations(view: ClientViewModel, header: string, runtime: string): string {
   const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
   const file = project.createSourceFile("types.ts", "// Request and response types of every operation of the contract, for client.ts.\n");
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["NotModified", "Reply"], moduleSpecifier: RUNTIME });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["NotModified", "Reply"], moduleSpecifier: runtime });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["operations"], moduleSpecifier: "../types.ts" });
 
   // Batched as statement structures, in the same order as before: ts-morph re-prints the file on

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import { generatedHeader } from "../../header.ts";
+import { DEFAULT_RUNTIME_MODULES } from "../../runtime-modules.ts";
 import type { GeneratedFile } from "../../output.ts";
 import type { TargetInput } from "../registry.ts";
 import { clientClass } from "./class-file.ts";
@@ -23,15 +24,16 @@ function render(template: string, view: object): string {
   return handlebars.compile(readFileSync(join(templatesDir, template), "utf8"), { noEscape: true, strict: true })(view);
 }
 
-export function clientTarget({ model, source }: TargetInput): GeneratedFile[] {
+export function clientTarget({ model, source, runtime: modules = DEFAULT_RUNTIME_MODULES }: TargetInput): GeneratedFile[] {
   const view = clientViewModel(model);
   const header = generatedHeader(source);
+  const runtime = modules.client;
   const operations = view.operations.map((o) => ({ id: o.id, meta: JSON.stringify(operationMeta(o)) }));
   return [
-    { path: "client/client.ts", contents: clientClass(view, header) },
-    { path: "client/index.ts", contents: render("index.ts.hbs", { header }) },
-    { path: "client/operations.ts", contents: render("operations.ts.hbs", { header, operations }) },
-    { path: "client/types.ts", contents: clientDeclarations(view, header) },
-    { path: "client/webhooks.ts", contents: render("webhooks.ts.hbs", { header, webhookEvents: view.webhookEvents }) },
+    { path: "client/client.ts", contents: clientClass(view, header, runtime) },
+    { path: "client/index.ts", contents: render("index.ts.hbs", { header, runtime }) },
+    { path: "client/operations.ts", contents: render("operations.ts.hbs", { header, operations, runtime }) },
+    { path: "client/types.ts", contents: clientDeclarations(view, header, runtime) },
+    { path: "client/webhooks.ts", contents: render("webhooks.ts.hbs", { header, webhookEvents: view.webhookEvents, runtime }) },
   ];
 }

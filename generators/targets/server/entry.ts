@@ -14,13 +14,14 @@ function idUnion(ids: string[]): string {
   return ids.length === 0 ? "never" : ids.map(str).join(" | ");
 }
 
-export function serverEntry(model: Model, header: string): string {
+/** `runtime`: the module specifier of runtime/server (see runtime-modules.ts). */
+export function serverEntry(model: Model, header: string, runtime: string): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile("index.ts", "");
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["FastifyInstance"], moduleSpecifier: "fastify" });
   file.addImportDeclaration({
     namedImports: ["registerRouteTable", "type Handler", "type Host", "type RawRequest", "type RegisterOptions", "type RequestFailure"],
-    moduleSpecifier: "../../runtime/server/index.ts",
+    moduleSpecifier: runtime,
   });
   file.addImportDeclaration({ namedImports: ["validateRequest", "validateResponse"], moduleSpecifier: "../validators/index.js" });
   file.addImportDeclaration({ namedImports: ["routes"], moduleSpecifier: "./routes.ts" });
@@ -30,7 +31,7 @@ export function serverEntry(model: Model, header: string): string {
   file.addExportDeclaration({
     isTypeOnly: true,
     namedExports: ["ErrorBody", "ExtraHeaders", "Handler", "HandlerResult", "Host", "RawRequest", "RegisterOptions", "RequestFailure", "ResponseValidationFailure", "ValidationErrorItem"],
-    moduleSpecifier: "../../runtime/server/index.ts",
+    moduleSpecifier: runtime,
   });
 
   file.addInterface({

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import { generatedHeader } from "../../header.ts";
+import { DEFAULT_RUNTIME_MODULES } from "../../runtime-modules.ts";
 import type { GeneratedFile } from "../../output.ts";
 import type { TargetInput } from "../registry.ts";
 import { serverEntry } from "./entry.ts";
@@ -25,11 +26,11 @@ function render(template: string, view: object): string {
   return handlebars.compile(readFileSync(join(templatesDir, template), "utf8"), { noEscape: true, strict: true })(view);
 }
 
-export function serverTarget({ model, portable, source }: TargetInput): GeneratedFile[] {
+export function serverTarget({ model, portable, source, runtime = DEFAULT_RUNTIME_MODULES }: TargetInput): GeneratedFile[] {
   const header = generatedHeader(source);
   return [
-    { path: "server/index.ts", contents: serverEntry(model, header) },
-    { path: "server/operations.ts", contents: operationTypes(model, header) },
-    { path: "server/routes.ts", contents: render("routes.ts.hbs", { header, routes: routeViews(model, portable) }) },
+    { path: "server/index.ts", contents: serverEntry(model, header, runtime.server) },
+    { path: "server/operations.ts", contents: operationTypes(model, header, runtime.server) },
+    { path: "server/routes.ts", contents: render("routes.ts.hbs", { header, routes: routeViews(model, portable), runtime: runtime.server }) },
   ];
 }
