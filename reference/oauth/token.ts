@@ -18,6 +18,7 @@ import { verifyClientCredentials } from "../store/applications.ts";
 import { createAuthorization, deleteAuthorization } from "../store/authorizations.ts";
 import { consumeCode, findCode, linkAuthorization } from "../store/codes.ts";
 import { tokenError, type OAuthErrorFields } from "./errors.ts";
+import { resolveRedirectUri } from "./redirect-uri.ts";
 
 export type TokenMediaType = "application/json" | "application/xml" | "application/x-www-form-urlencoded";
 
@@ -62,8 +63,10 @@ export interface TokenBody {
   access_token: string;
 }
 
+/** The redirect_uri the code was issued for, spelled the same or normalised the same, with no ambiguous path (redirect-uri.ts). */
 function sameRedirect(given: string, issued: string): boolean {
   if (given === issued) return true;
+  if (!resolveRedirectUri(issued, given).ok) return false;
   try {
     return new URL(given).href === issued;
   } catch {

@@ -122,6 +122,8 @@ const CASES: Case[] = [
   ["nothing but a code", "incorrect_client_credentials", async () => ({ code: await newCode() })],
   ["a suspended application's credentials", "incorrect_client_credentials", async () => ({ client_id: DEMO.suspendedApp.clientId, client_secret: DEMO.suspendedApp.clientSecret, code: await newCode() })],
   ["another redirect_uri than the code's", "redirect_uri_mismatch", async () => ({ ...APP_CREDENTIALS, code: await newCode({ redirect_uri: "http://127.0.0.1:8080/callback/sub" }), redirect_uri: DEMO.app.callback })],
+  // WHATWG parsing would resolve it to the code's redirect_uri, but the path is spelled ambiguously (DECISIONS: redirect URI path tricks).
+  ["the code's redirect_uri with a dot segment", "redirect_uri_mismatch", async () => ({ ...APP_CREDENTIALS, code: await newCode({ redirect_uri: "http://127.0.0.1:8080/callback/sub" }), redirect_uri: "http://127.0.0.1:8080/callback/x/../sub" })],
   ["a redirect_uri of another host", "redirect_uri_mismatch", async () => ({ ...APP_CREDENTIALS, code: await newCode(), redirect_uri: "http://evil.example/callback" })],
   ["a made-up code", "bad_verification_code", async () => ({ ...APP_CREDENTIALS, code: "0".repeat(40) })],
   ["no code", "bad_verification_code", async () => ({ ...APP_CREDENTIALS })],
