@@ -21,7 +21,10 @@ export interface DeliveryJobData {
   try: number;
   /** Requested through the API: one attempt, never retried automatically. */
   redelivery: boolean;
-  /** First attempts only: the delivery itself, whose row the first attempt writes (store.ts). */
+  /**
+   * Only in jobs enqueued before migration 008, which wrote the delivery's row with its first
+   * attempt: the delivery itself. Now the row is written at enqueue (queue.ts).
+   */
   first?: { hook: number; event: string; action: string | null; payload: string };
 }
 

@@ -15,6 +15,7 @@ import type { Urls } from "../context.ts";
 import { DELIVERY_QUEUE, startBoss } from "./boss.ts";
 import { failJobs } from "./boss-calls.ts";
 import { resolveOptions, type DeliveryOptions } from "./options.ts";
+import { PendingPayloads } from "./payloads.ts";
 import { DeliveryQueue, WAKE_CHANNEL } from "./queue.ts";
 import { listenForWakeups, type Wakeups } from "./wakeups.ts";
 import { DeliveryWorker } from "./worker.ts";
@@ -49,12 +50,13 @@ export async function startDeliveries(db: Database, urls: Urls, options: EngineO
     expireInSeconds: resolved.expireInSeconds,
     onError: resolved.onError,
   });
+  const payloads = runWorker ? new PendingPayloads() : undefined;
   let worker: DeliveryWorker | undefined;
   let wakeups: Wakeups | undefined;
   try {
     if (runWorker) {
       if (db.kind === "pglite") await recoverAbandoned(db, boss);
-      const w = new DeliveryWorker(engineDb, boss, resolved);
+      const w = new DeliveryWorker(engineDb, boss, resolved, payloads);
       worker = w;
       if (db.kind === "postgres" && options.databaseUrl) wakeups = await listenForWakeups(options.databaseUrl, WAKE_CHANNEL, () => w.wake(), resolved.onError);
       w.start();
@@ -67,6 +69,7 @@ export async function startDeliveries(db: Database, urls: Urls, options: EngineO
   const w = worker;
   const queue = new DeliveryQueue(boss, urls, {
     notify: db.kind === "postgres",
+    ...(payloads ? { payloads } : {}),
     // On PGlite the worker's next read waits for the enqueuing transaction, so it sees the job.
     ...(w && db.kind === "pglite" ? { wake: () => w.wake() } : {}),
   });

@@ -3,10 +3,11 @@
  * exactly when what caused it does: the domain listener (one delivery per matching active hook
  * for each activity an action records, payload built then, from the state the action left),
  * pings (hook creation, `POST …/pings`), the latest push for `POST …/tests`, and redeliveries.
- * Each is one pg-boss job, sent with the transaction as its connection, carrying a new guid and
- * the payload as JSON text (key order kept; the delivery's row is written with its first
- * attempt). `wake` tells this process's worker there is work (PGlite: its next read waits for
- * the commit); on PostgreSQL a NOTIFY in the same transaction wakes every instance at commit.
+ * Each is the delivery's row, holding the payload as JSON text (key order kept) until its first
+ * attempt fixes the body (store.ts), and one pg-boss job naming its guid, sent with the
+ * transaction as its connection: the payload is written once, as text, never as job JSON.
+ * `wake` tells this process's worker there is work (PGlite: its next read waits for the
+ * commit); on PostgreSQL a NOTIFY in the same transaction wakes every instance at commit.
  */
 import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
@@ -17,6 +18,8 @@ import { hookById, hookOwner, matchingHooks, type HookRow } from "../store/hooks
 import { hookJson } from "../serialize/hook.ts";
 import { ORG_ONLY_EVENTS, webhookEventOf, webhookOrganization, webhookPayload, webhookRepository, webhookSender } from "../webhooks/payloads.ts";
 import { DELIVERY_QUEUE, inTransaction, type DeliveryJobData } from "./boss.ts";
+import type { PendingPayloads } from "./payloads.ts";
+import { insertPending } from "./store.ts";
 import { zen } from "./zen.ts";
 
 /** The NOTIFY channel that wakes the workers of every instance on PostgreSQL. */
@@ -27,6 +30,8 @@ export interface QueueOptions {
   notify: boolean;
   /** This process's worker, if it runs one. */
   wake?: () => void;
+  /** Where this process's worker looks for the payloads enqueued here first (payloads.ts). */
+  payloads?: PendingPayloads;
 }
 
 export class DeliveryQueue implements HookPings {
@@ -101,7 +106,10 @@ export class DeliveryQueue implements HookPings {
 
   /** Several deliveries in one statement (one event to several hooks, bulk loads). Returns their guids. */
   async enqueueMany(tx: Queryable, deliveries: { hookId: number; event: string; action: string | null; payload: Record<string, unknown> }[]): Promise<string[]> {
-    const jobs = deliveries.map((d): DeliveryJobData => ({ guid: randomUUID(), try: 1, redelivery: false, first: { hook: d.hookId, event: d.event, action: d.action, payload: JSON.stringify(d.payload) } }));
+    const rows = deliveries.map((d) => ({ guid: randomUUID(), hook_id: d.hookId, event: d.event, action: d.action, payload: JSON.stringify(d.payload) }));
+    if (rows.length > 0) await insertPending(tx, rows);
+    for (const r of rows) this.#options.payloads?.add(r.guid, { hook: r.hook_id, event: r.event, action: r.action, payload: r.payload });
+    const jobs = rows.map((r): DeliveryJobData => ({ guid: r.guid, try: 1, redelivery: false }));
     if (jobs.length === 1) await this.#send(tx, jobs[0]!);
     else if (jobs.length > 1) {
       await this.#boss.insert(jobs.map((data) => ({ name: DELIVERY_QUEUE, data })), { db: inTransaction(tx) as PgBoss.Db });

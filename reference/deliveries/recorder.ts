@@ -2,13 +2,15 @@
  * Writing what attempts came to, in batches: each batch is one transaction that completes the
  * attempts' jobs, logs them, updates the hooks' last_response and schedules the retries — so a
  * process dying at any point leaves either all of it or none (then the job is still active, and
- * pg-boss's expiry hands it out again: at least once). Attempts finishing while a batch is being
- * written wait for the next one (group commit), which is what keeps the database from being the
- * limit on a single-connection PGlite.
+ * pg-boss's expiry hands it out again: at least once). A batch gathers the attempts that finish
+ * within GATHER_MS of the first (or BATCH of them), and attempts finishing while a batch is being
+ * written wait for the next one (group commit): each batch costs a handful of statements
+ * whatever its size, and on PGlite a statement's fixed cost is what limits a single connection.
+ * Only the log waits for this; the receivers have their requests already.
  */
 import type PgBoss from "pg-boss";
 import type { Database } from "../db/database.ts";
-import { setLastResponse, type LastResponse } from "../store/hooks.ts";
+import { setLastResponses, type LastResponse } from "../store/hooks.ts";
 import { inTransaction } from "./boss.ts";
 import { completeJobs, insertJobs, type ScheduledJob } from "./boss-calls.ts";
 import { insertAttempts, type AttemptRecord } from "./store.ts";
@@ -21,7 +23,8 @@ export interface Finished {
   retry?: ScheduledJob;
 }
 
-const BATCH = 500;
+const BATCH = 1000;
+const GATHER_MS = 20;
 
 /** Thrown inside a batch when one of its jobs was no longer active (expired and handed out again). */
 class StaleJob extends Error {}
@@ -55,9 +58,9 @@ export class Recorder {
 
   async #drainQueue(): Promise<void> {
     while (this.#queue.length > 0) {
-      // PGlite runs a whole transaction without yielding to I/O: let the answers that are in
-      // already join this batch first, or every batch would be one attempt.
-      await new Promise((resolve) => setImmediate(resolve));
+      // PGlite runs a whole transaction without yielding to I/O: let the answers that come in
+      // meanwhile join this batch first, or every batch would be a few attempts.
+      if (this.#queue.length < BATCH) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
       const batch = this.#queue.splice(0, BATCH);
       try {
         await this.#write(batch, true);
@@ -83,7 +86,7 @@ export class Recorder {
       await insertAttempts(tx, batch.flatMap((f) => (f.attempt ? [f.attempt] : [])));
       const latest = new Map<number, LastResponse>();
       for (const f of batch) if (f.attempt && f.lastResponse) latest.set(f.attempt.hookId, f.lastResponse);
-      for (const [hookId, last] of latest) await setLastResponse(tx, hookId, last);
+      await setLastResponses(tx, latest);
       await insertJobs(this.#boss, retries, db);
     });
     for (const r of retries) this.#onScheduled(r.startAfter);

@@ -1,27 +1,48 @@
 /**
- * The delivery tables (007_hook_deliveries.sql). A delivery's row is written together with its
- * first attempt: until then its payload travels in its pg-boss job (queue.ts), which keeps the
- * enqueue — done inside every domain action — to one statement. Attempts are written in batches,
- * each batch in one transaction with the pg-boss jobs it completes and schedules (recorder.ts),
- * so the log, the queue and the hooks' last_response never disagree.
+ * The delivery tables (007_hook_deliveries.sql, 008_pending_deliveries.sql). A delivery's row is
+ * written at enqueue (`insertPending`, in the transaction of its pg-boss job), holding the
+ * payload JSON in `body` with `content_type` null until the first attempt fixes what is sent;
+ * so the payload is stored once, as text, and read back once per attempt. Attempts are written
+ * in batches, each batch in one transaction with the pg-boss jobs it completes and schedules
+ * (recorder.ts), so the log, the queue and the hooks' last_response never disagree.
  */
 import type { Queryable } from "../db/database.ts";
 import type { SendRow } from "./request.ts";
 
-/** What an attempt needs that its job does not carry: the hook, and for retries the delivery. */
+/** Deliveries waiting for their first attempt (queue.ts): one statement for any number. */
+export async function insertPending(tx: Queryable, rows: { guid: string; hook_id: number; event: string; action: string | null; payload: string }[]): Promise<void> {
+  await tx.query(
+    `insert into hook_deliveries (guid, hook_id, event, action, body)
+     select x.guid, x.hook_id, x.event, x.action, x.payload
+       from json_to_recordset($1::json) as x(guid uuid, hook_id bigint, event text, action text, payload text)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * What the attempts of `jobs` need: their hooks, and the delivery rows of the logged deliveries
+ * (jobs of before migration 008 carry theirs: `hookId` given), in one statement.
+ */
 export async function loadForSend(db: Queryable, jobs: { guid: string; hookId?: number }[]): Promise<{ hooks: Map<number, HookForSend>; deliveries: Map<string, DeliveryForSend> }> {
   const logged = jobs.filter((j) => j.hookId === undefined).map((j) => j.guid);
-  const deliveries = logged.length === 0
-    ? []
-    : await db.query<DeliveryForSend>(
-        "select guid::text as guid, hook_id::int as hook_id, event, action, content_type, body, payload from hook_deliveries where guid = any($1::uuid[])",
-        [logged],
-      );
-  const hookIds = [...new Set([...jobs.flatMap((j) => (j.hookId === undefined ? [] : [j.hookId])), ...deliveries.map((d) => d.hook_id)])];
-  const hooks = hookIds.length === 0
-    ? []
-    : await db.query<HookForSend>("select id::int as id, name, active, config, secret_sealed from hooks where id = any($1::bigint[])", [hookIds]);
-  return { hooks: new Map(hooks.map((h) => [h.id, h])), deliveries: new Map(deliveries.map((d) => [d.guid, d])) };
+  const carried = [...new Set(jobs.flatMap((j) => (j.hookId === undefined ? [] : [j.hookId])))];
+  const rows = await db.query<DeliveryForSend & { hook: HookForSend }>(
+    `select d.guid::text as guid, d.hook_id::int as hook_id, d.event, d.action, d.content_type, d.body, d.payload,
+            json_build_object('id', h.id::int, 'name', h.name, 'active', h.active, 'config', h.config, 'secret_sealed', h.secret_sealed) as hook
+       from hook_deliveries d join hooks h on h.id = d.hook_id where d.guid = any($1::uuid[])
+     union all
+     select null, h.id::int, null, null, null, null, null,
+            json_build_object('id', h.id::int, 'name', h.name, 'active', h.active, 'config', h.config, 'secret_sealed', h.secret_sealed)
+       from hooks h where h.id = any($2::bigint[])`,
+    [logged, carried],
+  );
+  const hooks = new Map<number, HookForSend>();
+  const deliveries = new Map<string, DeliveryForSend>();
+  for (const { hook, ...delivery } of rows) {
+    hooks.set(hook.id, hook);
+    if (delivery.guid !== null) deliveries.set(delivery.guid, delivery);
+  }
+  return { hooks, deliveries };
 }
 
 export interface HookForSend {
@@ -37,7 +58,8 @@ export interface DeliveryForSend {
   hook_id: number;
   event: string;
   action: string | null;
-  content_type: string;
+  /** Null until the first attempt: `body` is then the payload JSON. */
+  content_type: string | null;
   body: string;
   payload: string | null;
 }
@@ -59,8 +81,13 @@ export interface AttemptRecord {
   requestHeaders: Record<string, string>;
   responseHeaders: Record<string, string>;
   responseBody: string | null;
-  /** The first attempt: the body and content type it fixed for every later one (and a service hook's payload). */
+  /** The first attempt of a job of before migration 008: it writes the delivery's row (body, content type, a service hook's payload). */
   first?: { body: string; contentType: string; payload: string | null };
+  /**
+   * The first attempt of a delivery written at enqueue: the content type it fixed, the body when
+   * it is not the stored payload JSON itself, and whether the payload is kept apart (service hooks).
+   */
+  fixes?: { contentType: string; body: string | null; keepPayload: boolean };
 }
 
 const ATTEMPT_RECORDSET = `json_to_recordset($ATTEMPTS::json) as x(guid uuid, delivery_id bigint, hook_id bigint, attempt int, redelivery boolean,
@@ -90,10 +117,12 @@ function attemptRow(r: AttemptRecord, attempt: number, deliveryId: number | null
 }
 
 /**
- * Writes attempts, numbered within their delivery in the order given: first attempts insert
- * their delivery and themselves in one statement; later ones raise their delivery's count, then
- * are inserted. Deliveries whose hook was deleted meanwhile are left out. Simple statements on
- * purpose: on PGlite planning a statement costs more than the rows it writes.
+ * Writes attempts, numbered within their delivery in the order given, in one statement for the
+ * whole batch: each delivery's count is raised (and a first attempt's fixes stored), then its
+ * attempts are inserted. First attempts of jobs of before migration 008 insert their delivery
+ * and themselves in a statement of their own. Deliveries whose hook was deleted meanwhile have
+ * no row left, and their attempts are left out. Per-statement costs dominate on PGlite, so
+ * the statement count per batch is what matters, not its rows.
  */
 export async function insertAttempts(tx: Queryable, records: AttemptRecord[]): Promise<void> {
   const fresh = records.filter((r) => r.first);
@@ -116,24 +145,40 @@ export async function insertAttempts(tx: Queryable, records: AttemptRecord[]): P
     );
   }
   if (later.length === 0) return;
-  const counts = new Map<string, number>();
-  for (const r of later) counts.set(r.guid, (counts.get(r.guid) ?? 0) + 1);
-  const updated = await tx.query<{ id: number; guid: string; attempts: number }>(
-    `update hook_deliveries d set attempts = d.attempts + x.n from json_to_recordset($1::json) as x(guid uuid, n int)
-      where d.guid = x.guid returning d.id::int as id, d.guid::text as guid, d.attempts`,
-    [JSON.stringify([...counts].map(([guid, n]) => ({ guid, n })))],
-  );
-  const next = new Map(updated.map((u) => [u.guid, { id: u.id, attempt: u.attempts - counts.get(u.guid)! + 1 }]));
-  // Deliveries whose hook was deleted meanwhile have no row left, and their attempts no place.
-  const rows = later.flatMap((r) => {
-    const at = next.get(r.guid);
-    return at ? [attemptRow(r, at.attempt++, at.id)] : [];
-  });
-  if (rows.length === 0) return;
+  // Numbered after the delivery's count, in the order given; the first attempt's fixes applied
+  // only while the row is still pending (content_type null): `set` reads the old row.
   await tx.query(
-    `insert into hook_delivery_attempts (delivery_id, ${ATTEMPT_COLUMNS_IN})
-     select delivery_id, ${ATTEMPT_COLUMNS_IN} from ${ATTEMPT_RECORDSET.replace("$ATTEMPTS", "$1")}`,
-    [JSON.stringify(rows)],
+    `with x as (
+       select x.*, row_number() over (partition by x.guid order by x.ord) as k, count(*) over (partition by x.guid) as n
+         from json_to_recordset($1::json) as x(ord int, guid uuid, hook_id bigint, redelivery boolean, delivered_at timestamptz,
+              duration double precision, status text, status_code int, next_attempt_at timestamptz, url text, request_headers jsonb,
+              response_headers jsonb, response_body text, fix_content_type text, fix_body text, keep_payload boolean)
+     ), f as (
+       select guid, max(n)::int as n, max(fix_content_type) as content_type, max(fix_body) as body, bool_or(coalesce(keep_payload, false)) as keep_payload
+         from x group by guid
+     ), u as (
+       update hook_deliveries d set attempts = d.attempts + f.n,
+              content_type = coalesce(d.content_type, f.content_type),
+              body = case when d.content_type is null and f.body is not null then f.body else d.body end,
+              payload = case when d.content_type is null and f.keep_payload then d.body else d.payload end
+         from f where d.guid = f.guid
+       returning d.id, d.guid, d.attempts - f.n as before
+     )
+     insert into hook_delivery_attempts (delivery_id, ${ATTEMPT_COLUMNS_IN})
+     select u.id, x.hook_id, u.before + x.k, x.redelivery, x.delivered_at, x.duration, x.status, x.status_code, x.next_attempt_at, x.url,
+            x.request_headers, x.response_headers, x.response_body
+       from x join u using (guid) order by x.ord`,
+    [
+      JSON.stringify(
+        later.map((r, ord) => ({
+          ...attemptRow(r, 0, null),
+          ord,
+          fix_content_type: r.fixes?.contentType ?? null,
+          fix_body: r.fixes?.body ?? null,
+          keep_payload: r.fixes?.keepPayload ?? false,
+        })),
+      ),
+    ],
   );
 }
 

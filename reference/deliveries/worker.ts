@@ -2,11 +2,13 @@
  * This process's share of the delivery work: it takes jobs from the pg-boss queue (`fetch`,
  * SKIP LOCKED, so instances sharing a PostgreSQL never take the same job), sends each attempt,
  * and hands the outcome to the Recorder. Up to `concurrency` attempts are in flight; a slow
- * receiver holds one slot, not the others. Jobs are fetched in batches — up to twice the slots,
- * refilled when half of that is left — because each fetch has a fixed cost that a single job
- * should not carry. Work is looked for when something signals it (an enqueue in this process, a
- * NOTIFY from another, a retry falling due, room freeing up while more was waiting) and
- * otherwise every `pollIntervalMs`.
+ * receiver holds one slot, not the others. Jobs are fetched in batches sized by FetchSize — at
+ * least twice the slots, up to about a second of this process's recent sending when there is a
+ * backlog — refilled when half of that is left, because each fetch has a fixed cost that grows
+ * with the backlog. A job that waited here for a slot past half its expiry (the receivers got
+ * slow) is handed back rather than kept until pg-boss takes it for abandoned. Work is looked for
+ * when something signals it (an enqueue in this process, a NOTIFY from another, a retry falling
+ * due, room freeing up while more was waiting) and otherwise every `pollIntervalMs`.
  */
 import { setMaxListeners } from "node:events";
 import type PgBoss from "pg-boss";
@@ -16,10 +18,12 @@ import type { LastResponse } from "../store/hooks.ts";
 import { DELIVERY_QUEUE, type DeliveryJobData } from "./boss.ts";
 import { failJobs } from "./boss-calls.ts";
 import type { ResolvedDeliveryOptions } from "./options.ts";
+import { FetchSize } from "./fetch-size.ts";
+import type { PendingDelivery, PendingPayloads } from "./payloads.ts";
 import { Recorder, type Finished } from "./recorder.ts";
-import { buildRequest, type SendRow } from "./request.ts";
+import { buildRequest, type DeliveryRequest, type SendRow } from "./request.ts";
 import { retryDelayMs } from "./schedule.ts";
-import { loadForSend } from "./store.ts";
+import { loadForSend, type AttemptRecord } from "./store.ts";
 import { sendAttempt, tooLarge, type AttemptOutcome } from "./send.ts";
 
 type Job = PgBoss.Job<DeliveryJobData>;
@@ -34,6 +38,8 @@ interface Ready {
   job: Job;
   /** Undefined when the hook (and so the delivery) is gone. */
   row: SendRow | undefined;
+  /** performance.now() when it was fetched. */
+  fetchedAt: number;
 }
 
 export class DeliveryWorker {
@@ -41,6 +47,8 @@ export class DeliveryWorker {
   readonly #boss: PgBoss;
   readonly #options: ResolvedDeliveryOptions;
   readonly #recorder: Recorder;
+  readonly #fetchSize: FetchSize;
+  readonly #payloads: PendingPayloads | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #ready: Ready[] = [];
   readonly #shutdown = new AbortController();
@@ -50,10 +58,12 @@ export class DeliveryWorker {
   #fetching = false;
   #stopped = false;
 
-  constructor(db: Database, boss: PgBoss, options: ResolvedDeliveryOptions) {
+  constructor(db: Database, boss: PgBoss, options: ResolvedDeliveryOptions, payloads?: PendingPayloads) {
     this.#db = db;
+    this.#payloads = payloads;
     this.#boss = boss;
     this.#options = options;
+    this.#fetchSize = new FetchSize(options.concurrency, options.expireInSeconds);
     this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at) });
     // Every attempt in flight listens for the shutdown.
     setMaxListeners(0, this.#shutdown.signal);
@@ -93,10 +103,10 @@ export class DeliveryWorker {
     this.#fetching = true;
     const { concurrency } = this.#options;
     try {
-      // Refill only below the low-water mark: a batch is then at least `concurrency` jobs.
-      while (this.#pending && !this.#stopped && this.#held <= concurrency) {
+      // Refill only below the low-water mark: a batch is then at least half the target.
+      while (this.#pending && !this.#stopped && this.#held <= Math.max(concurrency, this.#fetchSize.target / 2)) {
         this.#pending = false;
-        const room = 2 * concurrency - this.#held;
+        const room = Math.max(2 * concurrency, this.#fetchSize.target) - this.#held;
         const jobs = await this.#boss.fetch<DeliveryJobData>(DELIVERY_QUEUE, { batchSize: room });
         if (jobs.length === room) this.#pending = true;
         if (jobs.length > 0) await this.#take(jobs);
@@ -113,22 +123,36 @@ export class DeliveryWorker {
       await failJobs(this.#boss, jobs.map((j) => j.id), "the worker stopped");
       return;
     }
+    // First attempts of deliveries enqueued here: their payload is still in memory.
+    const held = new Map<string, PendingDelivery>();
+    for (const { data } of jobs) {
+      const pending = data.first || data.try !== 1 || data.redelivery ? undefined : this.#payloads?.take(data.guid);
+      if (pending) held.set(data.guid, pending);
+    }
     let loaded: Awaited<ReturnType<typeof loadForSend>>;
     try {
       await loadSecretKey(this.#db);
-      loaded = await loadForSend(this.#db, jobs.map((j) => ({ guid: j.data.guid, hookId: j.data.first?.hook })));
+      loaded = await loadForSend(this.#db, jobs.map((j) => ({ guid: j.data.guid, hookId: (j.data.first ?? held.get(j.data.guid))?.hook })));
     } catch (error) {
       await failJobs(this.#boss, jobs.map((j) => j.id), String(error)).catch(this.#options.onError);
       throw error;
     }
-    for (const job of jobs) this.#ready.push({ job, row: sendRow(job.data, loaded) });
+    const fetchedAt = performance.now();
+    for (const job of jobs) this.#ready.push({ job, row: sendRow(job.data, held.get(job.data.guid), loaded), fetchedAt });
     this.#dispatch();
   }
 
   #dispatch(): void {
+    const staleBefore = performance.now() - (this.#options.expireInSeconds * 1000) / 2;
+    if (this.#ready.length > 0 && this.#ready[0]!.fetchedAt < staleBefore) {
+      // pg-boss retries them (after the queue's retry delay), as after a crash.
+      const back = this.#ready.splice(0);
+      void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);
+    }
     while (!this.#stopped && this.#inFlight.size < this.#options.concurrency && this.#ready.length > 0) {
       const { job, row } = this.#ready.shift()!;
       const running = this.#attempt(job, row).finally(() => {
+        this.#fetchSize.finished();
         this.#inFlight.delete(running);
         this.#dispatch();
         if (this.#pending) void this.#pump();
@@ -176,7 +200,7 @@ export class DeliveryWorker {
         requestHeaders: req.headers,
         responseHeaders: outcome.responseHeaders,
         responseBody: outcome.responseBody,
-        ...(req.fresh ? { first: { body: req.body, contentType: req.contentType, payload: row.hook_name === "web" ? null : row.payload } } : {}),
+        ...(req.fresh ? firstOf(job.data, row, req) : {}),
       },
       lastResponse: lastResponseOf(outcome),
       ...(nextAt ? { retry: { data: { guid: row.guid, try: job.data.try + 1, redelivery: false }, startAfter: nextAt } } : {}),
@@ -205,21 +229,38 @@ export class DeliveryWorker {
   }
 }
 
-/** The attempt's row: a first attempt's delivery is in its job; a later one's was logged. */
-function sendRow(data: DeliveryJobData, loaded: Awaited<ReturnType<typeof loadForSend>>): SendRow | undefined {
-  if (data.first) {
-    const hook = loaded.hooks.get(data.first.hook);
+/**
+ * What a first attempt fixes: the body sent (stored only when it is not the payload JSON that
+ * is already there) and its content type; a job of before migration 008 writes the whole row.
+ */
+function firstOf(data: DeliveryJobData, row: SendRow, req: DeliveryRequest): Pick<AttemptRecord, "first" | "fixes"> {
+  const service = row.hook_name !== "web";
+  if (data.first) return { first: { body: req.body, contentType: req.contentType, payload: service ? row.payload : null } };
+  return { fixes: { contentType: req.contentType, body: req.body === row.payload ? null : req.body, keepPayload: service } };
+}
+
+/**
+ * The attempt's row: from the delivery's row, or from the pending delivery held in memory, or
+ * (jobs of before migration 008) from the job.
+ */
+function sendRow(data: DeliveryJobData, held: PendingDelivery | undefined, loaded: Awaited<ReturnType<typeof loadForSend>>): SendRow | undefined {
+  const first = data.first ?? held;
+  if (first) {
+    const hook = loaded.hooks.get(first.hook);
     if (!hook) return undefined;
     return {
-      guid: data.guid, hook_id: hook.id, event: data.first.event, action: data.first.action, payload: data.first.payload, content_type: null, body: null,
+      guid: data.guid, hook_id: hook.id, event: first.event, action: first.action, payload: first.payload, content_type: null, body: null,
       hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
     };
   }
   const delivery = loaded.deliveries.get(data.guid);
   const hook = delivery && loaded.hooks.get(delivery.hook_id);
   if (!delivery || !hook) return undefined;
+  // A pending delivery (content type not fixed yet) holds its payload JSON in `body`.
+  const pending = delivery.content_type === null;
   return {
-    guid: data.guid, hook_id: hook.id, event: delivery.event, action: delivery.action, payload: delivery.payload, content_type: delivery.content_type, body: delivery.body,
+    guid: data.guid, hook_id: hook.id, event: delivery.event, action: delivery.action,
+    payload: pending ? delivery.body : delivery.payload, content_type: delivery.content_type, body: pending ? null : delivery.body,
     hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
   };
 }
