@@ -12,6 +12,7 @@ import { createAjv } from "../../generators/ajv.ts";
 import { readSchemaFiles } from "../../generators/schema-files.ts";
 import { compilableSchema, resolvePointer } from "../../generators/spec-schemas.ts";
 import { toPointer } from "../../generators/problems.ts";
+import { decodeExample } from "./wire-example.ts";
 
 const root = join(import.meta.dirname, "../..");
 const doc = parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as unknown;
@@ -31,11 +32,13 @@ function collect(node: unknown, path: (string | number)[], out: Case[]): void {
   const obj = node as Record<string, unknown>;
   const schema = "schema" in obj ? obj.schema : undefined;
   if (schema !== undefined && ("example" in obj || "examples" in obj)) {
-    if ("example" in obj) out.push({ pointer: toPointer([...path, "example"]), schema, value: obj.example });
+    // A media type object: its key names the wire format its string examples are written in.
+    const mediaType = path.at(-2) === "content" ? String(path.at(-1)) : undefined;
+    if ("example" in obj) out.push({ pointer: toPointer([...path, "example"]), schema, value: decodeExample(mediaType, obj.example) });
     for (const [name, ex] of Object.entries((obj.examples ?? {}) as Record<string, unknown>)) {
       const example = (ex as { $ref?: string }).$ref ? resolvePointer(doc, (ex as { $ref: string }).$ref) : ex;
       const value = (example as { value?: unknown }).value;
-      if (value !== undefined) out.push({ pointer: toPointer([...path, "examples", name]), schema, value });
+      if (value !== undefined) out.push({ pointer: toPointer([...path, "examples", name]), schema, value: decodeExample(mediaType, value) });
     }
   }
   const isSchemaObject = path.includes("schema") || path.includes("schemas");

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { decodeExample, decodeXml } from "./wire-example.ts";
 
 const root = join(import.meta.dirname, "../..");
 const schemaFile = (path: string): unknown => JSON.parse(readFileSync(join(root, "spec/schemas", path), "utf8"));
@@ -328,8 +329,17 @@ describe("the OAuth web flow endpoints", () => {
     for (const [type, media] of Object.entries(ok.content!)) {
       const refs = (media.schema.oneOf as { $ref: string }[]).map((s) => s.$ref);
       expect(refs, type).toEqual(["#/components/schemas/AccessTokenResponse", "#/components/schemas/OAuthTokenError"]);
-      const values = Object.values(media.examples ?? {}).map((e) => (deref(e) as { value: Record<string, string> }).value);
+      const raw = Object.values(media.examples ?? {}).map((e) => (deref(e) as { value: unknown }).value);
+      // Form and XML examples are the bytes on the wire; JSON ones are the object.
+      for (const value of raw) expect(typeof value, type).toBe(type === "application/json" ? "object" : "string");
+      const values = raw.map((v) => decodeExample(type, v) as Record<string, string>);
       expect(values.map((v) => v.error ?? v.token_type).sort(), type).toEqual(["bad_verification_code", "bearer", "incorrect_client_credentials", "redirect_uri_mismatch"]);
+    }
+    // The seed: XML root element OAuth with child elements token_type, scope, access_token.
+    for (const e of Object.values(ok.content!["application/xml"]!.examples ?? {})) {
+      const decoded = decodeXml((deref(e) as { value: string }).value);
+      expect(decoded.root).toBe("OAuth");
+      if ("token_type" in decoded.fields) expect(decoded.order).toEqual(["token_type", "scope", "access_token"]);
     }
     const xml = ok.content!["application/xml"]!.schema.oneOf as { xml: { name: string } }[];
     expect(xml.map((s) => s.xml.name)).toEqual(["OAuth", "OAuth"]);
