@@ -442,3 +442,59 @@ describe("activity events: discriminated by type, one payload schema per event t
     }
   });
 });
+
+/** The success statuses of every operation (DESIGN: hooks, deliveries, non-web flow); the rest answer 200. */
+const SUCCESS: Record<string, string[]> = {
+  [`post ${repoHook}`]: ["200", "201"], // 200: a service hook of that name existed and was updated
+  [`post ${orgHook}`]: ["201"],
+  [`delete ${repoHook}/{hook_id}`]: ["204"],
+  [`delete ${orgHook}/{hook_id}`]: ["204"],
+  [`post ${repoHook}/{hook_id}/tests`]: ["204"],
+  [`post ${repoHook}/{hook_id}/pings`]: ["204"],
+  [`post ${orgHook}/{hook_id}/pings`]: ["204"],
+  [`post ${repoHook}/{hook_id}/deliveries/{delivery_id}/attempts`]: ["202"],
+  [`post ${orgHook}/{hook_id}/deliveries/{delivery_id}/attempts`]: ["202"],
+  "post /authorizations": ["201"],
+  "delete /authorizations/{authorization_id}": ["204"],
+  "put /authorizations/clients/{client_id}": ["200", "201"],
+  "put /authorizations/clients/{client_id}/{fingerprint}": ["200", "201"],
+  "delete /applications/{client_id}/tokens/{access_token}": ["204"],
+  "delete /applications/{client_id}/grants/{access_token}": ["204"],
+  "get /login/oauth/authorize": ["200", "302"],
+  ...Object.fromEntries(FEEDS.map((p) => [`get ${p}`, ["200", "304"]])),
+};
+
+describe("success statuses", () => {
+  it.each(ALL_OPERATIONS.map((o) => [o.key, o.op] as const))("%s", (key, op) => {
+    const ok = Object.keys(op.responses).filter((s) => /^[23]/.test(s)).sort();
+    expect(ok).toEqual(SUCCESS[key] ?? ["200"]);
+    if (ok.includes("201")) expect(headerNames(op, "201"), "a created resource names its URL").toContain("location");
+    if (ok.includes("204")) expect(deref(op.responses["204"]!).content, "204 has no body").toBeUndefined();
+  });
+
+  it("paginates the issue event lists with page, and not the single event", () => {
+    expect(paramNames(operation(`get ${ISSUE_EVENTS[0]}`)!, "query")).toEqual(["page"]);
+    expect(paramNames(operation(`get ${ISSUE_EVENTS[1]}`)!, "query")).toEqual(["page"]);
+    expect(paramNames(operation(`get ${ISSUE_EVENTS[2]}`)!, "query")).toEqual([]);
+  });
+});
+
+/** The schema files the contract must have (issue 2's list), one resource each. */
+const SCHEMA_FILES = [
+  "user", "actor", "organization", "event-org", "event-repo", "repository", "issue", "label", "milestone",
+  "pull-request", "commit-comment", "issue-comment", "pull-request-review-comment", "commit", "release",
+  "deployment", "deployment-status", "page-build", "activity-payloads/status", "team", "hook", "hook-config",
+  "hook-delivery", "hook-delivery-detail", "webhooks/ping", "access-token-response", "oauth-authorize-error",
+  "oauth-token-error", "authorization", "error", "validation-error", "service-hook", "scope", "webhook-event-name",
+  "activity-event", "issue-event", "issue-event-with-issue",
+  ...WEBHOOK_EVENTS.flatMap((e) => [`activity/${e}`, `activity-payloads/${e}`, `webhooks/${e}`]),
+];
+
+describe("schema files", () => {
+  it.each(SCHEMA_FILES)("spec/schemas/%s.json exists, is referenced from components.schemas and has its $id", (name) => {
+    const schema = schemaFile(`${name}.json`) as { $id: string; title: string };
+    expect(schema.$id).toBe(`https://service-contract.dev/schemas/${name}.json`);
+    const component = (doc.components as unknown as { schemas: Record<string, { $ref: string }> }).schemas[schema.title];
+    expect(component?.$ref, `components.schemas.${schema.title}`).toBe(`schemas/${name}.json`);
+  });
+});
