@@ -32,7 +32,7 @@ function brokenCopy(): { spec: string; pointer: string } {
   return { spec, pointer: "#/components/schemas/ActivityEvent" };
 }
 
-/** Other ways one `$ref` breaks: a local pointer to nothing, and a file ref inside a schema file. */
+/** Other ways one `$ref` breaks (a local pointer to nothing, a file ref inside a schema file), and a Redocly-only error. */
 const OTHER_BREAKS: { name: string; pointer: string; code: string; breakIt: (dir: string) => void }[] = [
   {
     name: "a local #/components ref in an operation",
@@ -54,6 +54,19 @@ const OTHER_BREAKS: { name: string; pointer: string; code: string; breakIt: (dir
       const schema = JSON.parse(readFileSync(file, "utf8")) as { properties: { milestone: { anyOf: { $ref?: string }[] } } };
       schema.properties.milestone.anyOf[0]!.$ref = "no-such-milestone.json";
       writeFileSync(file, JSON.stringify(schema, null, 2));
+    },
+  },
+  {
+    // swagger-parser accepts this (the OpenAPI schema allows any name); only Redocly's
+    // security-defined rule catches it, so this proves Redocly runs with the committed config.
+    name: "a security requirement naming no scheme (Redocly only)",
+    pointer: "openapi.yaml#/paths/~1events/get/security/0/nosuch",
+    code: "LINT (security-defined)",
+    breakIt: (dir) => {
+      const spec = join(dir, "openapi.yaml");
+      const yaml = parseDocument(readFileSync(spec, "utf8"));
+      yaml.setIn(["paths", "/events", "get", "security"], yaml.createNode([{ nosuch: [] }]));
+      writeFileSync(spec, yaml.toString());
     },
   },
 ];
