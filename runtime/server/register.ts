@@ -74,19 +74,44 @@ function checkHandlers(table: RouteTable, handlers: Readonly<Record<string, unkn
   }
 }
 
+// The per-request helpers below are plain loops over small objects: they run on every request
+// of every operation, and the array pipelines they replace allocated several arrays each.
+
 /** Pick the declared query parameters and declared headers (under their contract spelling). */
 function typedInput(route: RouteSpec, value: { query: Record<string, unknown>; headers: Record<string, string> }) {
-  const query = Object.fromEntries(route.query.filter((name) => value.query[name] !== undefined).map((name) => [name, value.query[name]]));
-  const headers = Object.fromEntries(route.headers.filter(([lower]) => value.headers[lower] !== undefined).map(([lower, name]) => [name, value.headers[lower]]));
+  const query: Record<string, unknown> = {};
+  for (const name of route.query) if (value.query[name] !== undefined) query[name] = value.query[name];
+  const headers: Record<string, string> = {};
+  for (const [lower, name] of route.headers) if (value.headers[lower] !== undefined) headers[name] = value.headers[lower]!;
   return { query, headers };
+}
+
+/**
+ * The request headers the validators need: the ones the operation declares, and the content
+ * type (which picks the body's media type). The others are neither validated nor handed to the
+ * handler as typed input (`raw.headers` still has them all).
+ */
+function declaredHeaders(route: RouteSpec, headers: FastifyRequest["headers"]): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (const [lower] of route.headers) if (headers[lower] !== undefined) out[lower] = headers[lower];
+  if (headers["content-type"] !== undefined) out["content-type"] = headers["content-type"];
+  return out;
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (hasNul(item)) return true;
+  return false;
 }
 
 /** Where a parameter holds a NUL character: a path parameter, or the named query parameter. */
 function nulParameter(request: FastifyRequest): { in: "path" } | { in: "query"; name: string } | undefined {
-  const has = (v: unknown): boolean => (typeof v === "string" ? v.includes("\0") : Array.isArray(v) && v.some(has));
-  if (Object.values((request.params ?? {}) as Record<string, unknown>).some(has)) return { in: "path" };
-  const name = Object.entries((request.query ?? {}) as Record<string, unknown>).find(([, v]) => has(v))?.[0];
-  return name === undefined ? undefined : { in: "query", name };
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  for (const name in params) if (hasNul(params[name])) return { in: "path" };
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const name in query) if (hasNul(query[name])) return { in: "query", name };
+  return undefined;
 }
 
 export function registerRouteTable(app: FastifyInstance, table: RouteTable, handlers: Readonly<Record<string, AnyHandler | undefined>>, options: RuntimeOptions): void {
@@ -115,29 +140,33 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
     }
   }
 
+  /** A refusal of the request itself (no per-request closure: this runs on every request). */
+  function fail(route: RouteSpec, request: FastifyRequest, reply: FastifyReply, status: RequestFailure["status"], body: ErrorBody): Promise<void> {
+    return refuse(route, request, reply, { operationId: route.operationId, status, body });
+  }
+
   async function handle(route: RouteSpec, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const fail = (status: RequestFailure["status"], body: ErrorBody) => refuse(route, request, reply, { operationId: route.operationId, status, body });
     let body: unknown;
     let mediaType: string | undefined;
     if (route.body) {
       const decoded = decodeBody(request.body, request.headers["content-type"], route.body.mediaTypes);
-      if (!decoded.ok) return fail(decoded.status, errorBody(decoded.message, documentationUrl));
+      if (!decoded.ok) return fail(route, request, reply, decoded.status, errorBody(decoded.message, documentationUrl));
       ({ value: body, mediaType } = decoded);
     }
     // No name or id contains NUL, and databases refuse it in text: in a path it names nothing, in a query it is invalid.
     const nul = nulParameter(request);
-    if (nul?.in === "path") return fail(404, errorBody("Not Found", documentationUrl));
-    if (nul) return fail(422, validationFailed(route, [{ path: `/query/${nul.name}`, message: "must not contain NUL" }], documentationUrl));
+    if (nul?.in === "path") return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
+    if (nul) return fail(route, request, reply, 422, validationFailed(route, [{ path: `/query/${nul.name}`, message: "must not contain NUL" }], documentationUrl));
     const verdict = table.validateRequest(route.operationId as never, {
       path: request.params as Record<string, unknown>,
       query: (request.query ?? {}) as Record<string, unknown>,
-      headers: request.headers,
+      headers: declaredHeaders(route, request.headers),
       body,
       mediaType,
     });
     if (!verdict.valid) {
-      if (verdict.errors.some((e) => e.path.startsWith("/path/"))) return fail(404, errorBody("Not Found", documentationUrl));
-      return fail(422, validationFailed(route, verdict.errors, documentationUrl));
+      if (verdict.errors.some((e) => e.path.startsWith("/path/"))) return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
+      return fail(route, request, reply, 422, validationFailed(route, verdict.errors, documentationUrl));
     }
     const handler = handlers[route.operationId];
     if (!handler) return sendError(reply, 501, errorBody(`Not Implemented: ${route.operationId}`, documentationUrl));
