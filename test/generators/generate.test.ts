@@ -84,6 +84,21 @@ describe("generate", () => {
     expect(readFileSync(join(dir, "out/types.ts"), "utf8")).toBe(readFileSync(join(scratch, "out/types.ts"), "utf8"));
   }, 60_000);
 
+  it("generate then empties the folder (the stray file goes) and a second run changes nothing", async () => {
+    const dir = join(scratch, "drift");
+    const first = await runCli(["generate", "--out", "out"], { cwd: dir });
+    expect(first.code).toBe(0);
+    const files = snapshot(join(dir, "out"));
+    expect(Object.keys(files)).not.toContain("stray.ts");
+    expect(Object.keys(files)).toContain("validators/tables.js");
+    expect(files["types.ts"]).toMatch(/\bdefault\??: boolean;/);
+    const second = await runCli(["generate", "--out", "out"], { cwd: dir });
+    expect(second.code).toBe(0);
+    expect(snapshot(join(dir, "out"))).toEqual(files);
+    const check = await runCli(["generate", "--check", "--out", "out"], { cwd: dir });
+    expect(check.code).toBe(0);
+  }, 90_000);
+
   it("exits 2 with the JSON pointer when the spec has a broken $ref", async () => {
     const dir = join(scratch, "broken");
     cpSync(join(scratch, "spec"), join(dir, "spec"), { recursive: true });
