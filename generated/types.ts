@@ -1035,7 +1035,7 @@ export interface paths {
         };
         /**
          * List a user's organization dashboard events
-         * @description The user's dashboard of events in one of their organizations, newest first, including private events. Requires authentication as that user: anonymous requests get 401, other users get 404 (DESIGN: 404, not 403, for what the caller may not see). Seed: *Endpoints › A* (`/users/:username/events/orgs/:org`).
+         * @description The user's dashboard of events in one of their organizations, newest first, including private events. Requires authentication as that user with a token that has `repo`: anonymous requests get 401, a token without `repo` gets 403, other users get 404 (DESIGN: 404, not 403, for what the caller may not see). Seed: *Endpoints › A* (`/users/:username/events/orgs/:org`).
          */
         get: operations["listUserOrgEvents"];
         put?: never;
@@ -6120,7 +6120,7 @@ export interface operations {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["RateLimited"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
         };

@@ -2465,6 +2465,8 @@ export type ListUserOrgEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listUserOrgEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listUserOrgEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];

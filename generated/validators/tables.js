@@ -1548,7 +1548,7 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_404_headers,
         content: {
           "application/json": bodies.schema_Error,
         },

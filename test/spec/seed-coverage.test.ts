@@ -498,3 +498,23 @@ describe("schema files", () => {
     expect(component?.$ref, `components.schemas.${schema.title}`).toBe(`schemas/${name}.json`);
   });
 });
+
+describe("scopes: security requirements, x-accepted-scopes and 403 agree", () => {
+  const tokenOps = ALL_OPERATIONS.filter((o) => (o.op.security ?? []).some((r) => "token" in r));
+  it.each(tokenOps.map((o) => [o.key, o.op] as const))("%s", (_key, op) => {
+    const accepted = (op as unknown as { "x-accepted-scopes": string[] })["x-accepted-scopes"];
+    expect(accepted, "x-accepted-scopes (the X-Accepted-OAuth-Scopes value) is sorted").toEqual([...accepted].sort());
+    for (const scope of accepted) expect(Object.keys(SCOPE_GRANTS), scope).toContain(scope);
+    const anonymous = op.security!.some((r) => Object.keys(r).length === 0);
+    if (anonymous) {
+      // Anyone may call it; the scopes only widen what is seen (private repositories with repo).
+      expect(op.security!.filter((r) => Object.keys(r).length > 0)).toEqual([{ token: [] }, { access_token: [] }, { oauth2: [] }]);
+      return;
+    }
+    // Only a token with one of the accepted scopes may call it: one alternative per scheme and scope
+    // (OpenAPI ANDs the scopes inside one requirement), and a token without them gets 403.
+    const asSet = (reqs: Record<string, string[]>[]): string[] => reqs.map((r) => JSON.stringify(r)).sort();
+    expect(asSet(op.security!)).toEqual(asSet(["token", "access_token", "oauth2"].flatMap((scheme) => accepted.map((s) => ({ [scheme]: [s] })))));
+    expect(op.responses["403"]?.$ref, "403 covers a missing scope").toBe("#/components/responses/Forbidden");
+  });
+});
