@@ -518,3 +518,30 @@ describe("scopes: security requirements, x-accepted-scopes and 403 agree", () =>
     expect(op.responses["403"]?.$ref, "403 covers a missing scope").toBe("#/components/responses/Forbidden");
   });
 });
+
+/** The fields the seed's Resources section names, which every payload must carry. */
+const SEED_FIELDS: Record<string, string[]> = {
+  "activity-event-base": ["id", "type", "public", "payload", "repo", "actor", "created_at"],
+  "event-repo": ["id", "name", "url"],
+  actor: ["id", "login", "gravatar_id", "avatar_url", "url"],
+  "event-org": ["id", "login", "gravatar_id", "url", "avatar_url"],
+  user: [
+    "login", "id", "avatar_url", "gravatar_id", "url", "html_url", "followers_url", "following_url", "gists_url",
+    "starred_url", "subscriptions_url", "organizations_url", "repos_url", "events_url", "received_events_url", "type", "site_admin",
+  ],
+  "issue-event-base": ["id", "url", "actor", "event", "created_at"],
+  issue: ["id", "url", "html_url", "number", "state", "title", "body", "user", "assignee", "labels", "milestone", "comments", "closed_at", "created_at", "updated_at"],
+  label: ["url", "name", "color"],
+  milestone: ["url", "number", "state", "title", "description", "creator", "open_issues", "closed_issues", "created_at", "updated_at", "closed_at", "due_on"],
+  "access-token-response": ["access_token", "scope", "token_type"],
+  "oauth-token-error": ["error", "error_description", "error_uri"],
+  "webhooks/ping": ["zen", "hook_id", "hook"],
+};
+
+describe("the fields the seed names are required", () => {
+  it.each(Object.entries(SEED_FIELDS))("%s", (name, fields) => {
+    const schema = schemaFile(`${name}.json`) as { required: string[]; properties: Record<string, unknown> };
+    expect(schema.required).toEqual(expect.arrayContaining(fields));
+    for (const f of fields) expect(Object.keys(schema.properties), f).toContain(f);
+  });
+});
