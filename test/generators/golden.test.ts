@@ -4,8 +4,10 @@
  * generator emits shows up as a reviewable diff. Refresh after an intended change with
  * `UPDATE_GOLDEN=1 npx vitest run test/generators/golden.test.ts`.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { parse, stringify } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generators/generate.ts";
 import { normalise, type GeneratedFile } from "../../generators/output.ts";
@@ -52,4 +54,39 @@ describe("golden output of the mini fixture", () => {
       expect(normalise(f.contents), f.path).toBe(readFileSync(join(goldenDir, f.path), "utf8"));
     }
   });
+});
+
+describe("sorted output", () => {
+  /** Every map of a YAML/JSON value with its keys in reverse order (lists keep theirs: order is meaning there). */
+  const reversed = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reversed)
+      : value !== null && typeof value === "object"
+        ? Object.fromEntries(Object.keys(value).reverse().map((k) => [k, reversed((value as Record<string, unknown>)[k])]))
+        : value;
+
+  it("does not depend on the order of paths, methods, responses, webhooks or components in the document", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "golden-order-"));
+    try {
+      cpSync(fixture, dir, { recursive: true, filter: (src) => !src.includes("golden") });
+      const doc = join(dir, "openapi.yaml");
+      const text = stringify(reversed(parse(readFileSync(doc, "utf8"))));
+      expect(text.indexOf("components:")).toBeLessThan(text.indexOf("paths:")); // really reordered
+      writeFileSync(doc, text);
+      const cwd = process.cwd();
+      process.chdir(dir);
+      let shuffled: GeneratedFile[];
+      try {
+        shuffled = await generate({ spec: "openapi.yaml", targets: TARGET_NAMES, out: join(root, "generated") });
+      } finally {
+        process.chdir(cwd);
+      }
+      // Validators embed inline schemas as written, so their keyword order may follow the text;
+      // everything else must be byte-identical.
+      const stable = (list: GeneratedFile[]) => list.filter((f) => !f.path.startsWith("validators/compiled-"));
+      expect(stable(shuffled)).toEqual(stable(files));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
