@@ -107,7 +107,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   }
 
   /** The caller when it needs the database: a token not yet looked up, Basic credentials, a database-kept rate limit. */
-  async function admitSlowly(request: FastifyRequest, reply: FastifyReply, url: string | undefined, presented: TokenLookup): Promise<void> {
+  async function admitSlowly(request: FastifyRequest, reply: FastifyReply, url: string | undefined, presented: TokenLookup): Promise<boolean> {
     let badCredentials = presented.kind === "malformed";
     if (presented.kind === "token") {
       const viewer = await viewers.lookup(presented.token);
@@ -121,7 +121,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
       request.viewer = basic.kind === "user" ? { user: basic.user, scopes: [], authorization: null } : ANONYMOUS;
     }
     setRateKey(request);
-    admit(request, reply, badCredentials, await limiter.peek(request.rateKey, request.rateLimit));
+    return admit(request, reply, badCredentials, await limiter.peek(request.rateKey, request.rateLimit));
   }
 
   // Callback-style hooks: a poll (known token or none, in-memory counters) passes them without
@@ -145,7 +145,8 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
         return;
       }
     }
-    admitSlowly(request, reply, url, presented).then(() => done(), done);
+    // A refusal was already sent: going on (done()) would run the handler and send a second answer.
+    admitSlowly(request, reply, url, presented).then((admitted) => admitted && done(), done);
   });
 
   app.addHook("preHandler", (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
