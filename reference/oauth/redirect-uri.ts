@@ -8,7 +8,8 @@
  * Paths that another parser could read as somewhere else do not match either (DECISIONS: redirect
  * URI path tricks): a dot segment (`.`, `..`, in any percent-encoding, even one WHATWG would
  * resolve to a path still below the callback), an encoded `/` or `\`, a raw `\`, and NUL or other
- * control characters, raw or encoded, also when encoded twice (`%252F`). `/callback/..%2Fevil`
+ * control characters, raw or encoded, also when encoded twice (`%252F`) or folded from fullwidth
+ * forms (NFKC), and escapes that are not valid UTF-8 (`%c0%ae`, `%u002e`). `/callback/..%2Fevil`
  * is a subdirectory to the letter of the rule, but a client that decodes `%2F` before it
  * normalises the path lands outside the callback path.
  */
@@ -37,16 +38,19 @@ function rawPath(value: string): string {
   return match?.[1] ?? "";
 }
 
-/** Percent-decodes until nothing changes (at most a few rounds), so `%252e` counts as `.`. */
-function decodeFully(segment: string): string {
+/**
+ * Percent-decodes until nothing changes (at most a few rounds), so `%252e` counts as `.`;
+ * undefined when an escape is not valid UTF-8 (an overlong `%c0%ae`, IIS's `%u002e`, a stray
+ * `%`), which some decoders would still read as a dot or a slash.
+ */
+function decodeFully(segment: string): string | undefined {
   let current = segment;
   for (let round = 0; round < 4; round++) {
     let next: string;
     try {
       next = decodeURIComponent(current);
     } catch {
-      // A stray `%` is not an escape: decode what can be decoded.
-      next = current.replace(/%[0-9A-Fa-f]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+      return undefined;
     }
     if (next === current) break;
     current = next;
@@ -54,13 +58,22 @@ function decodeFully(segment: string): string {
   return current;
 }
 
-/** Whether a path, as written, holds something that decodes to a segment boundary, a dot segment or a control character. */
+/** Whether a decoded segment is, or holds, something that changes where a path leads. */
+function ambiguousSegment(decoded: string): boolean {
+  if (decoded === "." || decoded === "..") return true;
+  return /[/\\\u0000-\u001f\u007f]/.test(decoded);
+}
+
+/**
+ * Whether a path, as written, holds something that decodes to a segment boundary, a dot segment
+ * or a control character, also after Unicode compatibility folding (a fullwidth `．．` or `／`
+ * becomes `..` or `/` under NFKC).
+ */
 export function ambiguousPath(path: string): boolean {
   if (path.includes("\\")) return true;
   for (const segment of path.split("/")) {
     const decoded = decodeFully(segment);
-    if (decoded === "." || decoded === "..") return true;
-    if (/[/\\\u0000-\u001f\u007f]/.test(decoded)) return true;
+    if (decoded === undefined || ambiguousSegment(decoded) || ambiguousSegment(decoded.normalize("NFKC"))) return true;
   }
   return false;
 }
