@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { readSchemaFiles, type SchemaFile } from "./schema-files.ts";
 import { compilableSchema, resolvePointer } from "./spec-schemas.ts";
+import { SpecError, unsupported } from "./problems.ts";
 
 export type Json = unknown;
 export type SchemaNode = Record<string, Json>;
@@ -76,6 +77,8 @@ export interface ModelSchema {
 }
 
 export interface Model {
+  /** The root document's path as given to buildModel, for problem reports. */
+  specFile?: string;
   /** The root document as parsed (local refs unresolved), for targets that need more than the model. */
   root: Readonly<Record<string, Json>>;
   title: string;
@@ -97,7 +100,7 @@ const byKey =
 function deref(doc: Json, node: Json): Record<string, Json> {
   let current = node as Record<string, Json>;
   for (let hops = 0; typeof current?.$ref === "string" && String(current.$ref).startsWith("#"); hops++) {
-    if (hops > 32) throw new Error(`$ref chain too long at ${String(current.$ref)}`);
+    if (hops > 32) throw new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: String(current.$ref), message: "$ref chain longer than 32 hops (a cycle?)", severity: "error" }]);
     current = resolvePointer(doc, current.$ref as string) as Record<string, Json>;
   }
   return current ?? {};
@@ -149,14 +152,18 @@ function securityOf(doc: Record<string, Json>, op: Record<string, Json>): string
   return [...new Set(names)].sort();
 }
 
-function operations(doc: Record<string, Json>): ModelOperation[] {
+function operations(doc: Record<string, Json>, specFile: string): ModelOperation[] {
   const out: ModelOperation[] = [];
   for (const [path, itemNode] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
     const item = deref(doc, itemNode);
     for (const method of METHODS) {
       const op = item[method] as Record<string, Json> | undefined;
       if (!op) continue;
-      if (typeof op.operationId !== "string") throw new Error(`#/paths/${path}/${method}: operationId is required`);
+      if (typeof op.operationId !== "string") throw unsupported(specFile, ["paths", path, method], "operationId is required: it names the validator, client method and handler");
+      // Every target turns the id into code (a method, type names, export names).
+      if (!/^[a-z][A-Za-z0-9]*$/.test(op.operationId)) {
+        throw unsupported(specFile, ["paths", path, method, "operationId"], `"${op.operationId}" must be a camelCase identifier: it becomes a client method and handler type names`);
+      }
       const params = new Map<string, ModelParameter>();
       // Operation parameters override path-item ones with the same name and location.
       for (const p of [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])]) {
@@ -218,16 +225,18 @@ export function buildModel(specPath: string): Model {
     .sort(byKey((s) => s.name));
   const seen = new Set<string>();
   for (const s of schemas) {
-    if (!/^[A-Z][A-Za-z0-9]*$/.test(s.name)) throw new Error(`schemas/${s.file}.json#/title: must be a PascalCase type name, got "${s.name}"`);
-    if (seen.has(s.name)) throw new Error(`schemas/${s.file}.json#/title: "${s.name}" is used by another schema file`);
+    const file = schemaFiles.find((f) => f.name === s.file)?.file;
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(s.name)) throw unsupported(file, ["title"], `must be a PascalCase type name, got ${JSON.stringify(s.name)}`);
+    if (seen.has(s.name)) throw unsupported(file, ["title"], `"${s.name}" is used by another schema file`);
     seen.add(s.name);
   }
   const info = (doc.info ?? {}) as { title?: string; version?: string };
   return deepFreeze({
+    specFile: specPath,
     root: doc,
     title: String(info.title ?? ""),
     version: String(info.version ?? ""),
-    operations: operations(doc),
+    operations: operations(doc, specPath),
     webhooks: webhooks(doc),
     schemas,
     schemaFiles,

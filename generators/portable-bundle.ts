@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { readSchemaFiles, type SchemaFile } from "./schema-files.ts";
 import { SPEC_DOCUMENT_ID } from "./spec-schemas.ts";
+import { SpecError } from "./problems.ts";
 import { loadSpec, type OpenApiDocument } from "./load-spec.ts";
 
 type Json = unknown;
@@ -40,7 +41,9 @@ function rewriteRef(ref: string, base: string, titles: ReadonlyMap<string, strin
   const fragment = absolute.hash.slice(1);
   absolute.hash = "";
   const title = titles.get(absolute.href);
-  if (title === undefined) throw new Error(`${base}: $ref ${ref} does not name a schema file`);
+  if (title === undefined) {
+    throw new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: "#", file: base, message: `$ref ${ref} does not name a schema file under schemas/`, severity: "error" }]);
+  }
   // `#/$defs/Name…` inside a file becomes its hoisted component (see hoistDefs).
   const def = /^\/\$defs\/([^/]+)(.*)$/.exec(fragment);
   if (def) return `#/components/schemas/${defComponentName(title, def[1]!)}${def[2]}`;

@@ -3,6 +3,8 @@
  * this table and a JSON pointer into the document (`#/paths/~1events/get`), so a pipeline log
  * line is enough to find the fault without re-running anything locally.
  */
+import { isAbsolute, relative } from "node:path";
+
 export const PROBLEM_CODES = {
   SPEC_NOT_FOUND: "the spec file does not exist or cannot be read",
   SPEC_SYNTAX: "the spec file is not valid YAML or JSON",
@@ -11,6 +13,7 @@ export const PROBLEM_CODES = {
   SPEC_INVALID: "the document does not conform to OpenAPI 3.1",
   LINT: "a Redocly lint rule failed",
   EXAMPLE_INVALID: "an example does not validate against its schema",
+  SPEC_UNSUPPORTED: "valid OpenAPI that generate cannot turn into code as written (a name that is not an identifier, or clashes)",
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
@@ -44,4 +47,13 @@ export class SpecError extends Error {
   constructor(readonly problems: Problem[]) {
     super(problems.map(formatProblem).join("\n"));
   }
+}
+
+/**
+ * A contract generate cannot turn into code as written. `file` may be absolute; it is reported
+ * relative to the working directory like every other problem.
+ */
+export function unsupported(file: string | undefined, path: readonly (string | number)[], message: string): SpecError {
+  const shown = file && isAbsolute(file) ? relative(process.cwd(), file) || file : file;
+  return new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: toPointer(path), file: shown, message, severity: "error" }]);
 }

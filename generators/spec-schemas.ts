@@ -5,6 +5,7 @@
  * are inlined, because to Ajv the fragment would be a different document.
  */
 import { SCHEMA_ID_BASE } from "./schema-files.ts";
+import { SpecError } from "./problems.ts";
 
 /** The URI the OpenAPI document stands at: `schemas/x.json` beside it is `SCHEMA_ID_BASE + x.json`. */
 export const SPEC_DOCUMENT_ID = new URL("../openapi.yaml", SCHEMA_ID_BASE).href;
@@ -19,7 +20,7 @@ export function resolvePointer(doc: Json, ref: string): Json {
     .slice(1)
     .reduce<Json>((node, token) => {
       const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-      if (node === null || typeof node !== "object" || !(key in node)) throw new Error(`unresolvable ref ${ref}`);
+      if (node === null || typeof node !== "object" || !(key in node)) throw new SpecError([{ code: "REF_MISSING", pointer: ref, message: `unresolvable ref ${ref}`, severity: "error" }]);
       return (node as Record<string, Json>)[key];
     }, doc);
 }
@@ -30,7 +31,8 @@ export function inlineLocalRefs(doc: Json, node: Json, seen: readonly string[] =
   if (node === null || typeof node !== "object") return node;
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === "string" && ref.startsWith("#")) {
-    if (seen.includes(ref)) throw new Error(`local $ref cycle through ${ref}`);
+    // A recursive schema written inside the root document cannot be inlined; in a schema file it can recurse.
+    if (seen.includes(ref)) throw new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: ref, message: `local $ref cycle through ${ref}: move the recursive schema into a schema file`, severity: "error" }]);
     return inlineLocalRefs(doc, resolvePointer(doc, ref), [...seen, ref]);
   }
   const out: Record<string, Json> = {};

@@ -6,6 +6,7 @@
  * Every decision is made here; the templates and the ts-morph writers only print.
  */
 import type { Model, ModelOperation, ModelResponse, SchemaNode } from "../../model.ts";
+import { unsupported } from "../../problems.ts";
 
 export interface ResponseView {
   /** Spec key: "200", "304", "2XX", "default". */
@@ -76,9 +77,10 @@ function requestMedia(op: ModelOperation): string[] {
   return [...media.filter((m) => m === "application/json"), ...media.filter((m) => m !== "application/json")];
 }
 
-function operationView(op: ModelOperation): OperationView {
-  if (!/^[a-z][A-Za-z0-9]*$/.test(op.id)) throw new Error(`#/paths/${op.path}/${op.method}/operationId: "${op.id}" must be a camelCase identifier to become a client method`);
-  if (RESERVED_METHOD_NAMES.has(op.id)) throw new Error(`#/paths/${op.path}/${op.method}/operationId: "${op.id}" collides with a ServiceClient method`);
+function operationView(op: ModelOperation, specFile: string | undefined): OperationView {
+  const at = ["paths", op.path, op.method, "operationId"];
+  if (!/^[a-z][A-Za-z0-9]*$/.test(op.id)) throw unsupported(specFile, at, `"${op.id}" must be a camelCase identifier to become a client method`);
+  if (RESERVED_METHOD_NAMES.has(op.id)) throw unsupported(specFile, at, `"${op.id}" collides with a ServiceClient method`);
   const of = (where: string) => op.parameters.filter((p) => p.in === where);
   const ok = op.responses.find((r) => r.status === "200");
   const requiredQuery = of("query").some((p) => p.required);
@@ -107,7 +109,7 @@ function operationView(op: ModelOperation): OperationView {
 
 export function clientViewModel(model: Model): ClientViewModel {
   return {
-    operations: model.operations.map(operationView),
+    operations: model.operations.map((op) => operationView(op, model.specFile)),
     webhookEvents: model.webhooks.map((w) => w.event).sort(),
   };
 }
