@@ -10,15 +10,19 @@ export function etagOf(bytes: string, link: string | undefined): string {
   return `"${createHash("sha1").update(link ?? "").update("\n").update(bytes).digest("hex")}"`;
 }
 
+/** `W/"x"` → `"x"`: the weak comparison ignores the weakness flag. */
+function opaqueTag(tag: string): string {
+  return tag.startsWith("W/") ? tag.slice(2) : tag;
+}
+
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   // The poller's usual header: the very tag it was sent.
   if (header === etag) return true;
-  const opaque = etag.replace(/^W\//, "");
+  const opaque = opaqueTag(etag);
   for (const part of header.split(",")) {
     const tag = part.trim();
-    if (tag === "*") return true;
-    if (tag.replace(/^W\//, "") === opaque) return true;
+    if (tag === "*" || opaqueTag(tag) === opaque) return true;
   }
   return false;
 }
