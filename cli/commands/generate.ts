@@ -42,7 +42,13 @@ export const generateCommand: CommandFactory = (setExit) =>
     .option("--out <dir>", "output folder (emptied before writing; with --targets, only those targets' files)", "generated")
     .option("--targets <list>", `comma-separated subset of ${TARGET_NAMES.join(",")}`, TARGET_NAMES.join(","))
     .option("--check", "write nothing; exit 1 if the output folder differs from what would be generated")
-    .addHelpText("after", "\nExamples:\n  service-contract generate\n  service-contract generate --check\n  service-contract generate --targets types,validators --out src/generated")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  service-contract generate\n  service-contract generate --check\n  service-contract generate --targets types,validators --out src/generated\n" +
+        "\nOutside this package, client/ and server/ import their runtime from service-contract/runtime/…,\n" +
+        "so the project they are written into needs service-contract (and fastify, for server/) installed.\n" +
+        "Exit codes: 0 written or up to date, 1 --check found drift, 2 a usage or spec error.",
+    )
     .action(async (opts: GenerateCliOptions) => {
       const targets = opts.targets.split(",").map((t) => t.trim()).filter(Boolean);
       const unknown = targets.filter((t) => !TARGET_NAMES.includes(t));
