@@ -63,7 +63,8 @@ export const validateCommand: CommandFactory = (setExit) =>
     .addHelpText(
       "after",
       "\nExamples:\n  service-contract validate --event push spec/examples/webhooks/push/valid-branch-push.json\n" +
-        "  curl -s $API/events | jq '.[0]' | service-contract validate --schema ActivityEvent -",
+        "  curl -s $API/events | jq '.[0]' | service-contract validate --schema ActivityEvent -\n" +
+        "\nExit codes: 0 every file valid, 1 any file invalid (empty or not JSON included), 2 a usage error or a file that cannot be read.",
     )
     .action(async (files: string[], opts: ValidateOptions) => {
       // Loaded here, not at the top: generate must keep working when generated/ is broken or absent.
