@@ -28,18 +28,19 @@ export function installFeedShortcut(app: FastifyInstance, db: Database, serving:
     if (served === undefined) return false;
     if (ifNoneMatch !== undefined) {
       if (!ifNoneMatchHits(ifNoneMatch, served.etag)) return false;
-      reply.code(304).header("ETag", served.etag).header("X-Poll-Interval", serving.poll.hit()).send();
+      reply.code(304).header("etag", served.etag).header("x-poll-interval", serving.poll.hit()).send();
       return true;
     }
     // The page itself, if the page cache still holds it as served (same bytes, same ETag).
     const page = serving.cache.peek(served.feed, version, served.page);
     if (page === undefined || page.etag !== served.etag) return false;
-    reply.code(200).header("ETag", page.etag).header("X-Poll-Interval", serving.poll.hit());
-    if (page.link !== undefined) reply.header("Link", page.link);
+    reply.code(200).header("etag", page.etag).header("x-poll-interval", serving.poll.hit());
+    if (page.link !== undefined) reply.header("link", page.link);
     reply.header("content-type", "application/json; charset=utf-8").send(page.bytes);
     return true;
   }
 
+  // (Header names lower-cased, as in api-hooks.ts.)
   // Callback style: with the events version known in process (PGlite), a repeated poll is
   // answered without a promise; otherwise the version is awaited.
   app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
