@@ -106,10 +106,13 @@ describe("service-contract lint", () => {
     expect(report.problems).toContainEqual(expect.objectContaining({ code: "REF_UNRESOLVED", pointer }));
   }, LINT_TIMEOUT);
 
-  it("exits 2 for a spec file that does not exist", async () => {
-    const result = await runCli(["lint", "--spec", join(scratch, "nope.yaml")]);
+  it.each([
+    ["a spec file that does not exist", ["--spec", "nope.yaml"], /no such file/],
+    ["a Redocly config that does not exist", ["--config", "nope-redocly.yaml"], /no Redocly config/],
+  ])("exits 2 for %s", async (_what, args, message) => {
+    const result = await runCli(["lint", ...args.map((a) => (a.startsWith("nope") ? join(scratch, a) : a))]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/no such file/);
+    expect(result.stderr).toMatch(message);
   });
 });
 
