@@ -5,13 +5,13 @@
  */
 import { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { generate } from "../../generators/generate.ts";
 import { diffOutput, hasDrift, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
-import { scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
 
 /**
  * The output folder is emptied before writing, so refuse the folders where that would destroy
@@ -55,6 +55,10 @@ export const generateCommand: CommandFactory = (setExit) =>
       if (targets.length === 0 || unknown.length > 0) throw new UsageError(`--targets takes ${TARGET_NAMES.join(",")}; got ${opts.targets}`);
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
       checkOutFolder(opts.out, opts.spec);
+      const missing = missingNeeds(targets, (path) => existsSync(join(opts.out, path)));
+      if (missing.length > 0) {
+        throw new UsageError(`--targets ${targets.join(",")} imports from ${missing.join(" and ")}, which ${opts.out}/ does not have: add ${missing.join(",")} to --targets`);
+      }
 
       let files;
       try {

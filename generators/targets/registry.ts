@@ -25,16 +25,27 @@ export interface Target {
   run: (input: TargetInput) => GeneratedFile[] | Promise<GeneratedFile[]>;
   /** The paths under the output folder this target owns (a file, or a folder ending in `/`). */
   owns: string[];
+  /** Targets whose files this one's import (`../types.ts`, `../validators/index.js`). */
+  needs: string[];
 }
 
 export const TARGETS: Record<string, Target> = {
-  types: { run: (input) => typesTarget(input), owns: ["types.ts"] },
-  validators: { run: ({ model, source }) => validatorsTarget(model, source), owns: ["validators/"] },
-  client: { run: (input) => clientTarget(input), owns: ["client/"] },
-  server: { run: (input) => serverTarget(input), owns: ["server/"] },
+  types: { run: (input) => typesTarget(input), owns: ["types.ts"], needs: [] },
+  validators: { run: ({ model, source }) => validatorsTarget(model, source), owns: ["validators/"], needs: ["types"] },
+  client: { run: (input) => clientTarget(input), owns: ["client/"], needs: ["types", "validators"] },
+  server: { run: (input) => serverTarget(input), owns: ["server/"], needs: ["types", "validators"] },
 };
 
 export const TARGET_NAMES = Object.keys(TARGETS);
+
+/**
+ * The targets the selection imports from but does not include, and that `present` (whether a
+ * path exists in the output folder) says are not there either: their output would not compile.
+ */
+export function missingNeeds(targets: readonly string[], present: (path: string) => boolean): string[] {
+  const needed = new Set(targets.flatMap((t) => TARGETS[t]?.needs ?? []).filter((n) => !targets.includes(n)));
+  return TARGET_NAMES.filter((n) => needed.has(n) && !TARGETS[n]!.owns.every((path) => present(path)));
+}
 
 /**
  * What a run of these targets may replace: undefined (the whole folder) when every target runs,

@@ -115,6 +115,7 @@ describe("generate", () => {
     [["--targets", "types,nope"], /--targets takes types,validators,client,server; got types,nope/],
     [["--targets", ""], /--targets takes/],
     [["--spec", "spec/nope.yaml"], /^service-contract: no such file: spec\/nope\.yaml\n$/],
+    [["--targets", "client"], /^service-contract: --targets client imports from types and validators, which out3\/ does not have: add types,validators to --targets\n$/],
   ])("exits 2 with a usage message, writing nothing: %j", async (args, message) => {
     const result = await runCli(["generate", ...args, "--out", "out3"], { cwd: scratch });
     expect(result.code).toBe(2);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { toPointer } from "../../generators/problems.ts";
 import { requireToImports } from "../../generators/targets/validators/esm.ts";
 import { diffOutput, normalise, writeOutput } from "../../generators/output.ts";
-import { scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { runtimeModules } from "../../generators/runtime-modules.ts";
 
@@ -99,5 +99,21 @@ describe("target scopes", () => {
     expect(existsSync(join(dir, "validators/stale.js"))).toBe(false);
     expect(diffOutput(dir, [{ path: "validators/index.js", contents: "v" }], scopeOf(["validators"]))).toEqual({ added: [], changed: [], deleted: [] });
     expect(diffOutput(dir, [{ path: "validators/index.js", contents: "v" }]).deleted).toEqual(["client/a.ts", "types.ts"]);
+  });
+});
+
+describe("missingNeeds", () => {
+  it.each([
+    [["types", "validators", "client", "server"], [], []],
+    [["types"], [], []],
+    [["types", "validators"], [], []],
+    [["validators"], [], ["types"]],
+    [["validators"], ["types.ts"], []],
+    [["client"], [], ["types", "validators"]],
+    [["client", "types"], [], ["validators"]],
+    [["server"], ["types.ts", "validators/"], []],
+    [["server"], ["validators/"], ["types"]],
+  ] as const)("%j with %j already in the folder", (targets, present, missing) => {
+    expect(missingNeeds(targets, (path) => (present as readonly string[]).includes(path))).toEqual(missing);
   });
 });
