@@ -39,6 +39,8 @@ function readInput(file: string): { ok: true; text: string } | { ok: false; mess
 
 /** JSON, or a form body whose `payload` field is JSON (webhooks with content_type form). */
 function parsePayload(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  // Editors on some systems save JSON with a byte-order mark, which JSON.parse rejects.
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
   const trimmed = text.trim();
   if (trimmed.startsWith("payload=")) {
     const payload = new URLSearchParams(trimmed).get("payload");

@@ -60,6 +60,12 @@ describe("service-contract validate", () => {
     ]);
   });
 
+  it("accepts a file saved with a byte-order mark", async () => {
+    const result = await runCli(["validate", "--event", "push", "-"], { input: "\uFEFF" + readFileSync(join(repoRoot, goodPush), "utf8") });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("ok      -\n");
+  });
+
   it("reports not-JSON standard input as invalid (exit 1)", async () => {
     const result = await runCli(["validate", "--event", "push", "-"], { input: "{nope" });
     expect(result.code).toBe(1);
