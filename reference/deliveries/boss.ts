@@ -22,7 +22,7 @@ export interface DeliveryJobData {
   /** Requested through the API: one attempt, never retried automatically. */
   redelivery: boolean;
   /**
-   * Only in jobs enqueued before migration 008, which wrote the delivery's row with its first
+   * Only in jobs enqueued before migration 009, which wrote the delivery's row with its first
    * attempt: the delivery itself. Now the row is written at enqueue (queue.ts).
    */
   first?: { hook: number; event: string; action: string | null; payload: string };

@@ -4,6 +4,7 @@
  * folder belongs to one process, so a job still marked active at start was abandoned by a
  * process that died (SIGKILL) mid-attempt: it is handed out again at once. On PostgreSQL other
  * instances may be working, so abandoned jobs wait for pg-boss's expiry (`expireInSeconds`).
+ * PGlite also gets the vacuuming PostgreSQL's autovacuum does (housekeeping.ts).
  *
  * `worker: false` gives the queue side only — for `simulate`, which enqueues on a database
  * directly and exits, leaving the sending to the server that runs on it next (or now, over
@@ -15,6 +16,7 @@ import type { Urls } from "../context.ts";
 import { DELIVERY_QUEUE, startBoss } from "./boss.ts";
 import { failJobs } from "./boss-calls.ts";
 import { resolveOptions, type DeliveryOptions } from "./options.ts";
+import { Housekeeping } from "./housekeeping.ts";
 import { PendingPayloads } from "./payloads.ts";
 import { DeliveryQueue, WAKE_CHANNEL } from "./queue.ts";
 import { listenForWakeups, type Wakeups } from "./wakeups.ts";
@@ -52,11 +54,17 @@ export async function startDeliveries(db: Database, urls: Urls, options: EngineO
   });
   const payloads = runWorker ? new PendingPayloads() : undefined;
   let worker: DeliveryWorker | undefined;
+  let housekeeping: Housekeeping | undefined;
   let wakeups: Wakeups | undefined;
   try {
     if (runWorker) {
-      if (db.kind === "pglite") await recoverAbandoned(db, boss);
-      const w = new DeliveryWorker(engineDb, boss, resolved, payloads);
+      if (db.kind === "pglite") {
+        await recoverAbandoned(db, boss);
+        housekeeping = new Housekeeping(db, resolved.onError);
+        await housekeeping.start();
+      }
+      const h = housekeeping;
+      const w = new DeliveryWorker(engineDb, boss, resolved, { ...(payloads ? { payloads } : {}), ...(h ? { onWritten: (n: number) => h.written(n) } : {}) });
       worker = w;
       if (db.kind === "postgres" && options.databaseUrl) wakeups = await listenForWakeups(options.databaseUrl, WAKE_CHANNEL, () => w.wake(), resolved.onError);
       w.start();
@@ -80,6 +88,7 @@ export async function startDeliveries(db: Database, urls: Urls, options: EngineO
       stopping ??= (async () => {
         await wakeups?.close();
         await worker?.stop();
+        await housekeeping?.idle();
         await boss.stop({ graceful: false, close: false });
         await own?.close();
       })();

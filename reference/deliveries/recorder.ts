@@ -34,14 +34,16 @@ export class Recorder {
   readonly #boss: PgBoss;
   readonly #onError: (error: unknown) => void;
   readonly #onScheduled: (at: Date) => void;
+  readonly #onWritten: ((n: number) => void) | undefined;
   #queue: Finished[] = [];
   #writing: Promise<void> | undefined;
 
-  constructor(db: Database, boss: PgBoss, hooks: { onError: (error: unknown) => void; onScheduled: (at: Date) => void }) {
+  constructor(db: Database, boss: PgBoss, hooks: { onError: (error: unknown) => void; onScheduled: (at: Date) => void; onWritten?: (n: number) => void }) {
     this.#db = db;
     this.#boss = boss;
     this.#onError = hooks.onError;
     this.#onScheduled = hooks.onScheduled;
+    this.#onWritten = hooks.onWritten;
   }
 
   add(finished: Finished): void {
@@ -90,5 +92,6 @@ export class Recorder {
       await insertJobs(this.#boss, retries, db);
     });
     for (const r of retries) this.#onScheduled(r.startAfter);
+    this.#onWritten?.(batch.length);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The delivery tables (007_hook_deliveries.sql, 008_pending_deliveries.sql). A delivery's row is
+ * The delivery tables (007_hook_deliveries.sql, 009_pending_deliveries.sql). A delivery's row is
  * written at enqueue (`insertPending`, in the transaction of its pg-boss job), holding the
  * payload JSON in `body` with `content_type` null until the first attempt fixes what is sent;
  * so the payload is stored once, as text, and read back once per attempt. Attempts are written
@@ -9,19 +9,29 @@
 import type { Queryable } from "../db/database.ts";
 import type { SendRow } from "./request.ts";
 
-/** Deliveries waiting for their first attempt (queue.ts): one statement for any number. */
+/** Rows per insert of pending deliveries: 5 parameters each, far below PostgreSQL's 65,535. */
+const PENDING_CHUNK = 500;
+
+/**
+ * Deliveries waiting for their first attempt (queue.ts): one multi-row VALUES statement per
+ * PENDING_CHUNK, each payload its own text parameter — the database stores the bytes it is
+ * given, where a JSON document of all of them would have to be escaped, parsed and unescaped.
+ */
 export async function insertPending(tx: Queryable, rows: { guid: string; hook_id: number; event: string; action: string | null; payload: string }[]): Promise<void> {
-  await tx.query(
-    `insert into hook_deliveries (guid, hook_id, event, action, body)
-     select x.guid, x.hook_id, x.event, x.action, x.payload
-       from json_to_recordset($1::json) as x(guid uuid, hook_id bigint, event text, action text, payload text)`,
-    [JSON.stringify(rows)],
-  );
+  for (let at = 0; at < rows.length; at += PENDING_CHUNK) {
+    const chunk = rows.slice(at, at + PENDING_CHUNK);
+    const params: unknown[] = [];
+    const values = chunk.map((r) => {
+      const n = params.push(r.guid, r.hook_id, r.event, r.action, r.payload);
+      return `($${n - 4}::uuid, $${n - 3}::bigint, $${n - 2}, $${n - 1}, $${n})`;
+    });
+    await tx.query(`insert into hook_deliveries (guid, hook_id, event, action, body) values ${values.join(", ")}`, params);
+  }
 }
 
 /**
  * What the attempts of `jobs` need: their hooks, and the delivery rows of the logged deliveries
- * (jobs of before migration 008 carry theirs: `hookId` given), in one statement.
+ * (jobs of before migration 009 carry theirs: `hookId` given), in one statement.
  */
 export async function loadForSend(db: Queryable, jobs: { guid: string; hookId?: number }[]): Promise<{ hooks: Map<number, HookForSend>; deliveries: Map<string, DeliveryForSend> }> {
   const logged = jobs.filter((j) => j.hookId === undefined).map((j) => j.guid);
@@ -81,7 +91,7 @@ export interface AttemptRecord {
   requestHeaders: Record<string, string>;
   responseHeaders: Record<string, string>;
   responseBody: string | null;
-  /** The first attempt of a job of before migration 008: it writes the delivery's row (body, content type, a service hook's payload). */
+  /** The first attempt of a job of before migration 009: it writes the delivery's row (body, content type, a service hook's payload). */
   first?: { body: string; contentType: string; payload: string | null };
   /**
    * The first attempt of a delivery written at enqueue: the content type it fixed, the body when
@@ -119,7 +129,7 @@ function attemptRow(r: AttemptRecord, attempt: number, deliveryId: number | null
 /**
  * Writes attempts, numbered within their delivery in the order given, in one statement for the
  * whole batch: each delivery's count is raised (and a first attempt's fixes stored), then its
- * attempts are inserted. First attempts of jobs of before migration 008 insert their delivery
+ * attempts are inserted. First attempts of jobs of before migration 009 insert their delivery
  * and themselves in a statement of their own. Deliveries whose hook was deleted meanwhile have
  * no row left, and their attempts are left out. Per-statement costs dominate on PGlite, so
  * the statement count per batch is what matters, not its rows.

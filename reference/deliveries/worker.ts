@@ -5,8 +5,8 @@
  * receiver holds one slot, not the others. Jobs are fetched in batches sized by FetchSize — at
  * least twice the slots, up to about a second of this process's recent sending when there is a
  * backlog — refilled when half of that is left, because each fetch has a fixed cost that grows
- * with the backlog. A job that waited here for a slot past half its expiry (the receivers got
- * slow) is handed back rather than kept until pg-boss takes it for abandoned. Work is looked for
+ * with the backlog. A job that waited here for a slot so long that it could expire during its
+ * attempt (the receivers got slow) is handed back rather than sent twice. Work is looked for
  * when something signals it (an enqueue in this process, a NOTIFY from another, a retry falling
  * due, room freeing up while more was waiting) and otherwise every `pollIntervalMs`.
  */
@@ -58,13 +58,14 @@ export class DeliveryWorker {
   #fetching = false;
   #stopped = false;
 
-  constructor(db: Database, boss: PgBoss, options: ResolvedDeliveryOptions, payloads?: PendingPayloads) {
+  /** `payloads`: what this process enqueued (payloads.ts); `onWritten`: attempts logged (housekeeping.ts). */
+  constructor(db: Database, boss: PgBoss, options: ResolvedDeliveryOptions, local: { payloads?: PendingPayloads; onWritten?: (n: number) => void } = {}) {
     this.#db = db;
-    this.#payloads = payloads;
+    this.#payloads = local.payloads;
     this.#boss = boss;
     this.#options = options;
     this.#fetchSize = new FetchSize(options.concurrency, options.expireInSeconds);
-    this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at) });
+    this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at), ...(local.onWritten ? { onWritten: local.onWritten } : {}) });
     // Every attempt in flight listens for the shutdown.
     setMaxListeners(0, this.#shutdown.signal);
   }
@@ -143,7 +144,9 @@ export class DeliveryWorker {
   }
 
   #dispatch(): void {
-    const staleBefore = performance.now() - (this.#options.expireInSeconds * 1000) / 2;
+    // Started now, an attempt may run `timeoutMs`: a job waiting longer than what is left of its
+    // expiry (less a second for writing the outcome) would expire while being sent.
+    const staleBefore = performance.now() - Math.max(0, this.#options.expireInSeconds * 1000 - this.#options.timeoutMs - 1000);
     if (this.#ready.length > 0 && this.#ready[0]!.fetchedAt < staleBefore) {
       // pg-boss retries them (after the queue's retry delay), as after a crash.
       const back = this.#ready.splice(0);
@@ -231,7 +234,7 @@ export class DeliveryWorker {
 
 /**
  * What a first attempt fixes: the body sent (stored only when it is not the payload JSON that
- * is already there) and its content type; a job of before migration 008 writes the whole row.
+ * is already there) and its content type; a job of before migration 009 writes the whole row.
  */
 function firstOf(data: DeliveryJobData, row: SendRow, req: DeliveryRequest): Pick<AttemptRecord, "first" | "fixes"> {
   const service = row.hook_name !== "web";
@@ -241,7 +244,7 @@ function firstOf(data: DeliveryJobData, row: SendRow, req: DeliveryRequest): Pic
 
 /**
  * The attempt's row: from the delivery's row, or from the pending delivery held in memory, or
- * (jobs of before migration 008) from the job.
+ * (jobs of before migration 009) from the job.
  */
 function sendRow(data: DeliveryJobData, held: PendingDelivery | undefined, loaded: Awaited<ReturnType<typeof loadForSend>>): SendRow | undefined {
   const first = data.first ?? held;
