@@ -60,6 +60,64 @@ describe("service-contract mock", () => {
     await expect(fetch(`${mock.ready.mock}/events`)).rejects.toThrow();
   }, PRISM_TIMEOUT);
 
+  it("answers the token exchange in the format Accept asks for, with the contract's wire examples", async () => {
+    const mock = await start(["mock", "--port", "0"]);
+    const exchange = async (accept?: string): Promise<Response> =>
+      fetch(`${mock.ready.mock}/login/oauth/access_token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...(accept ? { accept } : {}) },
+        body: "client_id=a&client_secret=b&code=c",
+      });
+    const xml = await exchange("application/xml");
+    expect(xml.headers.get("content-type")).toMatch(/^application\/xml/);
+    expect(await xml.text()).toMatch(/^<OAuth><token_type>bearer<\/token_type><scope>[^<]*<\/scope><access_token>\w+<\/access_token><\/OAuth>$/);
+    const form = await exchange();
+    expect(form.headers.get("content-type")).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(Object.fromEntries(new URLSearchParams(await form.text()))).toMatchObject({ token_type: "bearer" });
+    const json = await exchange("application/json");
+    expect(await json.json()).toMatchObject({ token_type: "bearer" });
+    await new Promise((res) => setTimeout(res, 300));
+    // The mock's own answers conform: no violation reported for any of the three formats.
+    expect(mock.lines.filter((l) => l.startsWith("violation"))).toEqual([]);
+    mock.child.kill("SIGTERM");
+    expect(await mock.exited).toBe(0);
+  }, PRISM_TIMEOUT);
+
+  it("as a proxy, passes a correct implementation's XML, form and JSON token answers with no violation", async () => {
+    const body = { error: "incorrect_client_credentials", error_description: "The client_id and/or client_secret passed are incorrect.", error_uri: "https://developer.service.example/v3/oauth/#incorrect-client-credentials" };
+    const upstream = createServer((req, res) => {
+      const accept = req.headers.accept ?? "";
+      if (accept.includes("xml")) {
+        res.writeHead(200, { "content-type": "application/xml; charset=utf-8" });
+        res.end(`<?xml version="1.0" encoding="UTF-8"?><OAuth>${Object.entries(body).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</OAuth>`);
+      } else if (accept.includes("json")) {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify(body));
+      } else {
+        res.writeHead(200, { "content-type": "application/x-www-form-urlencoded" });
+        res.end(new URLSearchParams(body).toString());
+      }
+    });
+    servers.push(upstream);
+    await new Promise<void>((res) => upstream.listen(0, "127.0.0.1", res));
+    const port = (upstream.address() as AddressInfo).port;
+
+    const proxy = await start(["mock", "--port", "0", "--proxy", `http://127.0.0.1:${port}`]);
+    for (const accept of ["application/xml", "application/json", undefined]) {
+      const response = await fetch(`${proxy.ready.proxy}/login/oauth/access_token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...(accept ? { accept } : {}) },
+        body: "client_id=a&client_secret=b&code=c",
+      });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    await new Promise((res) => setTimeout(res, 500));
+    proxy.child.kill("SIGTERM");
+    expect(await proxy.exited, proxy.lines.join("\n")).toBe(0);
+    expect(proxy.lines.at(-1)).toBe("0 violation(s) in 0 request(s)");
+  }, PRISM_TIMEOUT);
+
   it("stops Prism on Ctrl-C (SIGINT) as well", async () => {
     const mock = await start(["mock", "--port", "0"]);
     const response = await fetch(`${mock.ready.mock}/events/nonexistent-path`);
