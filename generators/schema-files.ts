@@ -5,8 +5,9 @@
  * tests and the spec loader all start from this list, so it sorts by path (never by
  * directory-listing order) to keep every consumer deterministic.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { SpecError } from "./problems.ts";
 
 export const SCHEMA_ID_BASE = "https://service-contract.dev/schemas/";
 
@@ -29,10 +30,18 @@ function walk(dir: string): string[] {
 }
 
 export function readSchemaFiles(schemasDir: string): SchemaFile[] {
+  // A contract may keep every schema inline in the document and have no schemas/ folder at all.
+  if (!existsSync(schemasDir)) return [];
   return walk(schemasDir)
     .map((file) => {
       const name = relative(schemasDir, file).split(sep).join("/").replace(/\.json$/, "");
-      const schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      let schema: Record<string, unknown>;
+      try {
+        schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      } catch (error) {
+        // Every file here is compiled, referenced or not, so one that does not parse stops generate.
+        throw new SpecError([{ code: "SPEC_SYNTAX", pointer: "#", file: relative(process.cwd(), file), message: (error as Error).message, severity: "error" }]);
+      }
       return { name, file, id: String(schema.$id ?? ""), schema };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

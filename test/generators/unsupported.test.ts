@@ -2,9 +2,10 @@
  * Contracts that are valid OpenAPI but that generate cannot turn into code as written (names
  * that are not identifiers, clashes with generated names, recursion inside the root document):
  * each must be a SpecError naming the file and JSON pointer to fix, for every target selection,
- * and the CLI must report it with exit 2, never a stack trace.
+ * and the CLI must report it with exit 2, never a stack trace. And the other edge: a plain
+ * OpenAPI document with every schema inline (no schemas/ folder) generates.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -68,5 +69,46 @@ describe("contracts generate cannot turn into code", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^service-contract: the spec has errors:\nerror SPEC_UNSUPPORTED openapi\.yaml#\/paths\/~1things\/get\/operationId: /);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
+
+describe("edges of what generate accepts", () => {
+  it("a schema file that is not JSON stops generate, even when nothing refers to it", async () => {
+    const dir = copyWith([]);
+    writeFileSync(join(dir, "schemas/stray.json"), "{ nope");
+    expect(await problemOf(dir, TARGET_NAMES)).toMatch(/^error SPEC_SYNTAX schemas\/stray\.json#: /);
+  });
+
+  it("a document with every schema inline and no schemas/ folder generates every target", async () => {
+    const dir = join(scratch, "inline");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "api.yaml"),
+      [
+        "openapi: 3.1.0",
+        "info: { title: inline, version: '1' }",
+        "paths:",
+        "  /a:",
+        "    get:",
+        "      operationId: getA",
+        "      responses:",
+        "        '200':",
+        "          description: ok",
+        "          content:",
+        "            application/json:",
+        "              schema: { type: object, required: [x], properties: { x: { type: string } } }",
+        "",
+      ].join("\n"),
+    );
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const files = await generate({ spec: "api.yaml", targets: TARGET_NAMES, out: "out" });
+      expect(files.map((f) => f.path)).toContain("client/client.ts");
+      expect(files.find((f) => f.path === "types.ts")!.contents).toMatch(/getA: \{/);
+      expect(files.find((f) => f.path === "validators/compiled-bodies.js")!.contents).toContain("export const getA_200_application_json = ");
+    } finally {
+      process.chdir(cwd);
+    }
   }, 60_000);
 });
