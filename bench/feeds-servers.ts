@@ -40,15 +40,24 @@ const notModifiedHeaders: Record<string, string> = {};
 conditional.headers.forEach((value, name) => (notModifiedHeaders[name] = value));
 for (const hopByHop of ["content-length", "transfer-encoding", "connection", "keep-alive"]) delete notModifiedHeaders[hopByHop];
 
+// And the anonymous 304 (anonymous limit, no scope headers), for the anonymous row.
+const anonymous = await fetch(`${ref.urls.api}${FEED_PATH}`, { headers: { "if-none-match": etag } });
+await anonymous.arrayBuffer();
+const notModifiedAnonymousHeaders: Record<string, string> = {};
+anonymous.headers.forEach((value, name) => (notModifiedAnonymousHeaders[name] = value));
+for (const hopByHop of ["content-length", "transfer-encoding", "connection", "keep-alive"]) delete notModifiedAnonymousHeaders[hopByHop];
+
 // Encoded once, as the best a server sending these bytes from memory can do.
 const bodyBytes = Buffer.from(body);
+// With its length, as Fastify sends it (without, node:http would fall back to chunked framing).
+const okHeaders = { ...headers, "content-length": String(bodyBytes.length) };
 const floor = createServer((req, res) => {
   if (req.headers["if-none-match"] === etag) {
-    res.writeHead(304, notModifiedHeaders);
+    res.writeHead(304, req.headers.authorization === undefined ? notModifiedAnonymousHeaders : notModifiedHeaders);
     res.end();
     return;
   }
-  res.writeHead(200, headers);
+  res.writeHead(200, okHeaders);
   res.end(bodyBytes);
 });
 await new Promise<void>((resolve) => floor.listen(0, "127.0.0.1", resolve));
@@ -56,7 +65,7 @@ await new Promise<void>((resolve) => floor.listen(0, "127.0.0.1", resolve));
 // The same answers through a bare Fastify route (no hooks, no logging), headers set in one call.
 const control = Fastify({ logger: false });
 control.get(FEED_PATH, (request, reply) => {
-  if (request.headers["if-none-match"] === etag) return reply.code(304).headers(notModifiedHeaders).send();
+  if (request.headers["if-none-match"] === etag) return reply.code(304).headers(request.headers.authorization === undefined ? notModifiedAnonymousHeaders : notModifiedHeaders).send();
   return reply.code(200).headers(headers).send(bodyBytes);
 });
 await control.listen({ port: 0, host: "127.0.0.1" });
