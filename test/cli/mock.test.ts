@@ -23,7 +23,17 @@ const PRISM_TIMEOUT = 90_000;
 const running: Running[] = [];
 const servers: Server[] = [];
 afterEach(async () => {
-  for (const r of running.splice(0)) r.child.kill("SIGKILL");
+  // SIGTERM lets the command stop its Prism child (SIGKILL would orphan Prism on its port);
+  // SIGKILL only if it does not exit in time. A test that passed has already stopped it.
+  await Promise.all(
+    running.splice(0).map(async (r) => {
+      if (r.child.exitCode !== null || r.child.signalCode !== null) return;
+      r.child.kill("SIGTERM");
+      const timer = setTimeout(() => r.child.kill("SIGKILL"), 10_000);
+      await r.exited;
+      clearTimeout(timer);
+    }),
+  );
   await Promise.all(servers.splice(0).map((s) => new Promise((res) => s.close(res))));
 });
 
