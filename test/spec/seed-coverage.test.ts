@@ -3,6 +3,7 @@
  * "not shown" parts). This list is written from the seed by hand, independently of the spec,
  * so removing an operation, a webhook, a scope or a feed header from the spec fails here.
  */
+import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -543,5 +544,22 @@ describe("the fields the seed names are required", () => {
     const schema = schemaFile(`${name}.json`) as { required: string[]; properties: Record<string, unknown> };
     expect(schema.required).toEqual(expect.arrayContaining(fields));
     for (const f of fields) expect(Object.keys(schema.properties), f).toContain(f);
+  });
+});
+
+describe("delivery signatures (DESIGN: X-Hub-Signature sha1, X-Hub-Signature-256 sha256)", () => {
+  const params = doc.components.parameters as Record<string, { name: string; description: string; schema: { pattern: string } }>;
+  it("documents a test vector that is the HMAC-SHA256 it claims", () => {
+    const expected = "sha256=" + createHmac("sha256", "It's a Secret to Everybody").update("Hello, World!").digest("hex");
+    expect(expected).toBe("sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17");
+    expect(params.webhookSignature256!.description).toContain(expected);
+    expect(new RegExp(params.webhookSignature256!.schema.pattern).test(expected)).toBe(true);
+  });
+  it("describes X-Hub-Signature as sha1= and a hex HMAC-SHA1 of the exact body", () => {
+    const sha1 = "sha1=" + createHmac("sha1", "It's a Secret to Everybody").update("Hello, World!").digest("hex");
+    expect(params.webhookSignature!.name).toBe("X-Hub-Signature");
+    expect(params.webhookSignature!.description).toMatch(/HMAC-SHA1 of the exact body bytes/);
+    expect(new RegExp(params.webhookSignature!.schema.pattern).test(sha1)).toBe(true);
+    expect(new RegExp(params.webhookSignature!.schema.pattern).test(sha1.toUpperCase())).toBe(false);
   });
 });
