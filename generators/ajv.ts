@@ -10,6 +10,8 @@ import type { Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { SchemaFile } from "./schema-files.ts";
 import { overrideFormats } from "./formats.ts";
+import { relative } from "node:path";
+import { SpecError } from "./problems.ts";
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -29,6 +31,17 @@ export function createAjv(schemas: readonly SchemaFile[], options: Options = {})
   addFormats(ajv);
   overrideFormats(ajv);
   ajv.addVocabulary(ANNOTATION_KEYWORDS);
-  for (const file of schemas) ajv.addSchema(file.schema, file.id);
+  for (const file of schemas) {
+    try {
+      ajv.addSchema(file.schema, file.id);
+    } catch (error) {
+      // The meta-schema's complaint (`/type must be equal to one of the allowed values`) or a
+      // duplicate `$id`: name the file and, when Ajv says where, the keyword.
+      const where = ajv.errors?.[0]?.instancePath ?? "";
+      throw new SpecError([
+        { code: "SPEC_INVALID", pointer: `#${where}`, file: relative(process.cwd(), file.file) || file.file, message: (error as Error).message, severity: "error" },
+      ]);
+    }
+  }
   return ajv;
 }

@@ -79,6 +79,20 @@ describe("edges of what generate accepts", () => {
     expect(await problemOf(dir, TARGET_NAMES)).toMatch(/^error SPEC_SYNTAX schemas\/stray\.json#: /);
   });
 
+  it.each([
+    ["a keyword value the meta-schema refuses", [["schemas/error.json", '"type": "object",', '"type": "objekt",']], /^error SPEC_INVALID schemas\/error\.json#\/type: schema is invalid: data\/type must be equal to one of the allowed values/],
+    ["a keyword strict mode does not know", [["schemas/error.json", '"type": "object",', '"type": "object", "frobnicate": 1,']], /^error SPEC_INVALID schemas\/error\.json#: strict mode: unknown keyword: "frobnicate" \(validator schema_Error\)/],
+    ["an unknown keyword in a schema inside the document", [["openapi.yaml", "properties:\n                name: { type: string, minLength: 1 }", "frobnicate: 1\n              properties:\n                name: { type: string, minLength: 1 }"]], /^error SPEC_INVALID openapi\.yaml#: strict mode: unknown keyword: "frobnicate" \(validator createThing_body_application_json\)/],
+  ] as const)("a schema Ajv refuses: %s", async (_name, edits, message) => {
+    expect(await problemOf(copyWith(edits.map((e) => [...e])), TARGET_NAMES)).toMatch(message);
+  });
+
+  it("two schema files with one $id", async () => {
+    const dir = copyWith([]);
+    writeFileSync(join(dir, "schemas/error2.json"), readFileSync(join(dir, "schemas/error.json"), "utf8").replace('"title": "Error"', '"title": "ErrorTwo"'));
+    expect(await problemOf(dir, TARGET_NAMES)).toMatch(/^error SPEC_INVALID schemas\/error2\.json#: schema with key or id "https:\/\/service-contract\.dev\/schemas\/error\.json" already exists/);
+  });
+
   it("a document with every schema inline and no schemas/ folder generates every target", async () => {
     const dir = join(scratch, "inline");
     mkdirSync(dir);

@@ -4,7 +4,8 @@
  * generate time, plus lookup tables and the public API (`validateWebhook`, `validateResponse`, …).
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { SpecError } from "../../problems.ts";
 import Handlebars from "handlebars";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Options } from "ajv";
@@ -35,6 +36,17 @@ const COMPILE_OPTIONS: Options = { code: { source: true, esm: true, lines: false
 function compileModule(model: Model, units: readonly CompileUnit[], options: Options): string {
   const ajv = createAjv(model.schemaFiles, { ...COMPILE_OPTIONS, ...options });
   for (const unit of units) if (unit.schema) ajv.addSchema({ ...unit.schema, $id: unit.id });
+  // Compile one unit at a time first, so a schema Ajv refuses in strict mode (an unknown keyword,
+  // a type it cannot be) is reported by its name instead of failing the whole module anonymously.
+  for (const unit of units) {
+    try {
+      ajv.getSchema(unit.id);
+    } catch (error) {
+      const file = model.schemaFiles.find((f) => f.id === unit.id)?.file;
+      const message = `${(error as Error).message} (validator ${unit.exportName})`;
+      throw new SpecError([{ code: "SPEC_INVALID", pointer: "#", file: file ? relative(process.cwd(), file) : model.specFile, message, severity: "error" }]);
+    }
+  }
   const exports = Object.fromEntries(units.map((u) => [u.exportName, u.id]));
   return requireToImports(standaloneCode(ajv, exports));
 }
