@@ -7,6 +7,7 @@ import { buildModel } from "../../generators/model.ts";
 import { clientTarget } from "../../generators/targets/client/index.ts";
 import { clientViewModel } from "../../generators/targets/client/view-model.ts";
 import type { Model } from "../../generators/model.ts";
+import { ServiceClient } from "../../generated/client/index.ts";
 
 const model = buildModel("spec/openapi.yaml");
 const view = clientViewModel(model);
@@ -30,6 +31,13 @@ describe("client view-model", () => {
   it("refuses an operationId that would shadow a client method", () => {
     const op = { ...model.operations[0]!, id: "poll" };
     expect(() => clientViewModel({ ...model, operations: [op] } as Model)).toThrow(/collides/);
+  });
+});
+
+describe("the generated client", () => {
+  it("has one method per operation of the contract, and no other operation methods", () => {
+    const methods = Object.getOwnPropertyNames(ServiceClient.prototype).filter((m) => m !== "constructor").sort();
+    expect(methods).toEqual(model.operations.map((o) => o.id).sort());
   });
 });
 
