@@ -4,13 +4,16 @@
  * the planner takes the job table for a small one: pg-boss's completion (`id IN (SELECT
  * UNNEST(…))`) then scans every job of the queue instead of looking each up by its key, a cost
  * growing with every job ever completed. So on PGlite the engine does what autovacuum would:
- * once at start and then after every EVERY attempts written (at most once per MIN_GAP_MS), a
- * `VACUUM ANALYZE` of the job table and an `ANALYZE` of the delivery log. PostgreSQL's autovacuum
- * does this there.
+ * once at start and then after FIRST attempts written, then twice as many each time up to
+ * EVERY_MAX (at most once per MIN_GAP_MS), a `VACUUM ANALYZE` of the job table and an `ANALYZE`
+ * of the delivery log. A run holds the one connection for its duration (tens of ms for tens
+ * of thousands of jobs), so it is rare: its cost per delivery stays constant as the tables
+ * grow. PostgreSQL's autovacuum does this there.
  */
 import type { Database } from "../db/database.ts";
 
-const EVERY = 2000;
+const FIRST = 2000;
+const EVERY_MAX = 100_000;
 const MIN_GAP_MS = 5000;
 // The job table is vacuumed too (its rows are small); the log only analysed: it is appended to,
 // and vacuuming its 5 KB bodies would cost more than it saves.
@@ -21,6 +24,7 @@ export class Housekeeping {
   readonly #db: Database;
   readonly #onError: (error: unknown) => void;
   #written = 0;
+  #every = FIRST;
   #last = 0;
   #running: Promise<void> | undefined;
 
@@ -37,7 +41,7 @@ export class Housekeeping {
   /** `n` attempts were written. */
   written(n: number): void {
     this.#written += n;
-    if (this.#written >= EVERY && !this.#running && performance.now() - this.#last >= MIN_GAP_MS) void this.#run();
+    if (this.#written >= this.#every && !this.#running && performance.now() - this.#last >= MIN_GAP_MS) void this.#run();
   }
 
   /** Resolves once a run in progress is over. */
@@ -46,6 +50,7 @@ export class Housekeeping {
   }
 
   #run(): Promise<void> {
+    if (this.#written > 0) this.#every = Math.min(EVERY_MAX, this.#every * 2);
     this.#written = 0;
     this.#running = (async () => {
       for (const statement of STATEMENTS) await this.#db.exec(statement);

@@ -80,6 +80,10 @@ export class Recorder {
   async #write(batch: Finished[], strict: boolean): Promise<void> {
     const retries = batch.flatMap((f) => (f.retry ? [f.retry] : []));
     await this.#db.transaction(async (tx) => {
+      // PostgreSQL: no waiting for the WAL flush. A batch lost with the database server (never
+      // with this process: the server has it) is lost whole, jobs still active, so its attempts
+      // are made again — at least once holds. Not on PGlite, whose WAL dies with this process.
+      if (this.#db.kind === "postgres") await tx.query("set local synchronous_commit = off");
       const db = inTransaction(tx);
       const done = await completeJobs(this.#boss, batch.map((f) => f.jobId), db);
       if (done.affected !== batch.length) {
