@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./exit-codes.ts";
+import { benchCommand } from "./commands/bench.ts";
 import { conformanceCommand } from "./commands/conformance.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { lintCommand } from "./commands/lint.ts";
@@ -17,7 +18,7 @@ import { validateCommand } from "./commands/validate.ts";
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
 export type CommandFactory = (setExit: (code: number) => void) => Command;
 
-const COMMANDS: CommandFactory[] = [conformanceCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand];
+const COMMANDS: CommandFactory[] = [benchCommand, conformanceCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand];
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;

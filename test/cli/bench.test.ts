@@ -1,0 +1,35 @@
+/**
+ * `service-contract bench`: the benchmarks through the CLI, as DESIGN.md lists it beside
+ * `npm run bench`. A section runs and prints its figures as ratios to its baseline; an unknown
+ * section is a usage error naming the known ones. No figure is asserted: speed is for the bench,
+ * never a test's pass or fail.
+ */
+import { describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.ts";
+import { SECTION_NAMES } from "../../bench/sections.ts";
+
+describe("service-contract bench", () => {
+  it("runs a named section and prints each figure beside its baseline", async () => {
+    const result = await runCli(["bench", "validators"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^# service-contract benchmarks \(node v\d+/m);
+    expect(result.stdout).toMatch(/JSON\.parse of the same bytes \(floor\)\s+[\d,]+ ops\/s\s+baseline/);
+    expect(result.stdout).toMatch(/validateWebhook \(precompiled\)\s+[\d,]+ ops\/s\s+[\d.]+× baseline/);
+    // Only the section asked for.
+    expect(result.stdout).not.toMatch(/import|generate|feed|deliver/i);
+  }, 60_000);
+
+  it("exits 2 on an unknown section, naming the known ones", async () => {
+    const result = await runCli(["bench", "validators", "bogus"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown bench section(s): bogus");
+    for (const name of SECTION_NAMES) expect(result.stderr).toContain(name);
+    expect(result.stdout).toBe("");
+  });
+
+  it("lists the sections in --help", async () => {
+    const result = await runCli(["bench", "--help"]);
+    expect(result.code).toBe(0);
+    for (const name of SECTION_NAMES) expect(result.stdout).toContain(name);
+  });
+});
