@@ -127,8 +127,11 @@ describe("generate", () => {
   it.each([
     [".", /--out \. is the working directory or above it/],
     ["..", /--out \.\. is the working directory or above it/],
-    ["spec", /--out spec holds the spec/],
-    ["spec/openapi.yaml", /--out spec\/openapi\.yaml is a file, not a folder/],
+    ["/", /--out \/ is the working directory or above it/],
+    ["spec", /--out spec overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
+    ["spec/schemas", /--out spec\/schemas overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
+    ["./spec/schemas/webhooks", /overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
+    ["spec/openapi.yaml", /--out spec\/openapi\.yaml overlaps the spec/],
     ["", /--out needs a folder name/],
   ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message) => {
     const before = snapshot(join(scratch, "spec"));
