@@ -43,7 +43,7 @@ const WARM_UP_SECONDS = 2;
 const now = () => performance.timeOrigin + performance.now();
 const URLS = { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" };
 
-interface Receiver {
+export interface Receiver {
   url: string;
   /** Resolves with the time the n-th request (from now) arrived. */
   expect(n: number): Promise<() => Promise<number>>;
@@ -51,7 +51,7 @@ interface Receiver {
   stop(): void;
 }
 
-async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(): Promise<Receiver> {
   const child: ChildProcess = fork(join(import.meta.dirname, "deliveries-receiver.ts"), { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const next = (type: string) => new Promise<Record<string, unknown>>((resolve) => {
     const on = (m: Record<string, unknown>) => {

@@ -5,7 +5,7 @@
  * UNNEST(…))`) then scans every job of the queue instead of looking each up by its key, a cost
  * growing with every job ever completed. So on PGlite the engine does what autovacuum would:
  * once at start and then after FIRST attempts written, then twice as many each time up to
- * EVERY_MAX (at most once per MIN_GAP_MS), a `VACUUM ANALYZE` of the job table and an `ANALYZE`
+ * EVERY_MAX, a `VACUUM ANALYZE` of the job table and an `ANALYZE`
  * of the delivery log. A run holds the one connection for its duration (tens of ms for tens
  * of thousands of jobs), so it is rare: its cost per delivery stays constant as the tables
  * grow. PostgreSQL's autovacuum does this there.
@@ -14,7 +14,6 @@ import type { Database } from "../db/database.ts";
 
 const FIRST = 2000;
 const EVERY_MAX = 100_000;
-const MIN_GAP_MS = 5000;
 // The job table is vacuumed too (its rows are small); the log only analysed: it is appended to,
 // and vacuuming its 5 KB bodies would cost more than it saves.
 // Two statements: a multi-statement string would run as one transaction, which VACUUM refuses.
@@ -25,7 +24,6 @@ export class Housekeeping {
   readonly #onError: (error: unknown) => void;
   #written = 0;
   #every = FIRST;
-  #last = 0;
   #running: Promise<void> | undefined;
 
   constructor(db: Database, onError: (error: unknown) => void) {
@@ -41,7 +39,7 @@ export class Housekeeping {
   /** `n` attempts were written. */
   written(n: number): void {
     this.#written += n;
-    if (this.#written >= this.#every && !this.#running && performance.now() - this.#last >= MIN_GAP_MS) void this.#run();
+    if (this.#written >= this.#every && !this.#running) void this.#run();
   }
 
   /** Resolves once a run in progress is over. */
@@ -57,7 +55,6 @@ export class Housekeeping {
     })()
       .catch(this.#onError)
       .finally(() => {
-        this.#last = performance.now();
         this.#running = undefined;
       });
     return this.#running;

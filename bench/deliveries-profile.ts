@@ -1,0 +1,81 @@
+/**
+ * Where the delivery engine's database time goes on PGlite, by statement: the table of
+ * bench/README.md ("Per-delivery cost on PGlite"). PGlite runs each protocol message
+ * synchronously in `execProtocolRawSync`, so timing that call measures the database's own work
+ * (no queueing behind other statements); a Parse message names the statement the following
+ * messages belong to. The engine delivers a warm-up of 500, then BENCH_DELIVERIES_COUNT (3,000)
+ * signed pushes enqueued in transactions of 100 to the bench's loopback receiver, and the
+ * figures of that run are printed as µs per delivery.
+ *
+ *   node --import tsx bench/deliveries-profile.ts      (add --cpu-prof --cpu-prof-dir=/tmp/… for a CPU profile)
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { openDatabase } from "../reference/db/database.ts";
+import { migrate } from "../reference/db/migrate.ts";
+import { seedDatabase } from "../reference/seed/load.ts";
+import { startDeliveries } from "../reference/deliveries/engine.ts";
+import { ensureSecretKey, sealSecret } from "../reference/hooks/secret-box.ts";
+import { insertHook } from "../reference/store/hooks.ts";
+import { startReceiver } from "./deliveries.ts";
+
+const COUNT = Number(process.env.BENCH_DELIVERIES_COUNT ?? 3000);
+const URLS = { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" };
+
+const spent = new Map<string, { calls: number; ms: number }>();
+let statement = "?";
+const proto = PGlite.prototype as unknown as { execProtocolRawSync(message: Uint8Array): Uint8Array };
+const exec = proto.execProtocolRawSync;
+const text = new TextDecoder();
+proto.execProtocolRawSync = function (this: unknown, message: Uint8Array) {
+  if (message[0] === 0x50 || message[0] === 0x51) {
+    // Parse: type, length, statement name, query; Query: type, length, query.
+    let at = 5;
+    if (message[0] === 0x50) while (message[at++] !== 0);
+    const end = message.indexOf(0, at);
+    statement = text.decode(message.subarray(at, Math.min(end, at + 300))).replace(/\s+/g, " ").trim().slice(0, 64);
+  }
+  const started = performance.now();
+  try {
+    return exec.call(this, message);
+  } finally {
+    const s = spent.get(statement) ?? { calls: 0, ms: 0 };
+    s.calls++;
+    s.ms += performance.now() - started;
+    spent.set(statement, s);
+  }
+};
+
+const receiver = await startReceiver();
+const db = await openDatabase({});
+await migrate(db);
+await seedDatabase(db, "demo");
+const engine = await startDeliveries(db, URLS, { concurrency: 16, onError: (e) => process.stderr.write(`${String(e)}\n`) });
+await ensureSecretKey(db);
+const [repo] = await db.query<{ id: number }>("select id::int as id from repositories order by id limit 1");
+const hook = await insertHook(db, {
+  repoId: repo!.id, orgId: null, name: "web", events: ["push"], active: true,
+  config: { url: receiver.url, content_type: "json", insecure_ssl: "0" }, secretSealed: sealSecret("bench secret"), appId: null, creatorId: null, now: new Date(),
+});
+// A push payload of the demo's size (the bench's 4.9 KB), built once.
+const payload = { ref: "refs/heads/main", commits: Array.from({ length: 20 }, (_, i) => ({ id: `${i}`.padStart(40, "0"), message: `bench commit ${i}`, url: `https://api.example.com/repos/octocat/hello-world/commits/${i}`, author: { name: "Monalisa Octocat", email: "octocat@example.com" }, added: ["README.md"], removed: [], modified: ["src/index.ts"] })) };
+
+let perSecond = 0;
+for (const n of [500, COUNT]) {
+  spent.clear();
+  const received = await receiver.expect(n);
+  const t0 = performance.timeOrigin + performance.now();
+  for (let done = 0; done < n; done += 100) {
+    await db.transaction((tx) => engine.queue.enqueueMany(tx, Array.from({ length: Math.min(100, n - done) }, () => ({ hookId: hook.id, event: "push", action: null, payload }))));
+  }
+  perSecond = (n / ((await received()) - t0)) * 1000;
+}
+await engine.stop();
+process.stdout.write(`${COUNT} deliveries, ${Math.round(perSecond)} del/s; database time by statement (µs per delivery):\n`);
+let total = 0;
+for (const [name, s] of [...spent].sort((a, b) => b[1].ms - a[1].ms)) {
+  total += s.ms;
+  process.stdout.write(`  ${((s.ms * 1000) / COUNT).toFixed(0).padStart(6)}  ${String(s.calls).padStart(6)} messages  ${name}\n`);
+}
+process.stdout.write(`  ${((total * 1000) / COUNT).toFixed(0).padStart(6)}  total\n`);
+await db.close();
+receiver.stop();
