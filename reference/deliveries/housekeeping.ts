@@ -12,7 +12,7 @@
  */
 import type { Database } from "../db/database.ts";
 
-const FIRST = 2000;
+const FIRST = 500;
 const EVERY_MAX = 100_000;
 // The job table is vacuumed too (its rows are small); the log only analysed: it is appended to,
 // and vacuuming its 5 KB bodies would cost more than it saves.
