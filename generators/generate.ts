@@ -3,7 +3,8 @@
  * model once, and runs each selected target. Nothing here touches the output folder; the CLI
  * writes or drift-checks the result through output.ts.
  */
-import { isAbsolute, relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { loadSpec } from "./load-spec.ts";
 import { buildModel } from "./model.ts";
 import { portableDocument } from "./portable-bundle.ts";
@@ -18,10 +19,25 @@ export interface GenerateOptions {
   out?: string;
 }
 
-/** How the spec is named in headers: relative and `/`-separated, so output never depends on the machine. */
-function sourceName(spec: string): string {
-  const rel = isAbsolute(spec) ? relative(process.cwd(), spec) : spec;
-  return rel.split(sep).join("/").replace(/^\.\//, "");
+/**
+ * The project the output belongs to: the nearest folder above the output folder with a
+ * package.json, or else the folder that holds the output folder.
+ */
+function projectRoot(out: string): string {
+  const start = dirname(resolve(out));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+/**
+ * How the spec is named in headers: relative to the output's project root and `/`-separated, so
+ * the output depends neither on the machine nor on the directory `generate` was run from —
+ * `--check` from a subfolder, naming the same files, finds no drift.
+ */
+function sourceName(spec: string, out: string): string {
+  return relative(projectRoot(out), resolve(spec)).split(sep).join("/");
 }
 
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
@@ -33,7 +49,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   const input: TargetInput = {
     model,
     portable: portableDocument(model.root, model.schemaFiles),
-    source: sourceName(options.spec),
+    source: sourceName(options.spec, options.out ?? "generated"),
     runtime: runtimeModules(options.out ?? "generated"),
   };
   const files: GeneratedFile[] = [];
