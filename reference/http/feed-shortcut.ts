@@ -55,9 +55,8 @@ export function installFeedShortcut(app: FastifyInstance, db: Database, serving:
       if (!repeat(reply, key, version, ifNoneMatch)) done();
       return;
     }
-    eventsVersion(db).then((current) => {
-      repeat(reply, key, current, ifNoneMatch);
-      done();
-    }, done);
+    // Once answered, never go on (done()): with an asynchronous onSend (PostgreSQL's rate limit)
+    // the answer is still being sent, and the handler would send a second one.
+    eventsVersion(db).then((current) => repeat(reply, key, current, ifNoneMatch) || done(), done);
   });
 }

@@ -4,7 +4,8 @@
  * recorded through one instance — here written straight into the table, with no in-process
  * signal at all — changes the ETag the other instance serves at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { NotModifiedIndex } from "../../reference/feeds/not-modified.ts";
 import { adminUrl, scratchDatabase } from "./postgres-db.ts";
 import { startServer, type RunningServer } from "../../reference/server.ts";
 import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
@@ -45,5 +46,28 @@ describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
     expect(etag2).not.toBe(etag);
     expect((await eventIds(next))[0]).toBe(String(id));
     expect((await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag2 } })).status).toBe(304);
+  });
+
+  // Here the rate limit is counted in the database, so onSend is asynchronous: a repeated poll the
+  // shortcut answered must stop there, or the handler runs too and tries a second answer.
+  it("answers a repeated poll once: the polling shortcut's answer is not followed by the handler", async () => {
+    const path = "/repos/octocat/hello-world/events";
+    const first = await fetch(`${a.urls.api}${path}`, { headers: auth(token) });
+    const etag = first.headers.get("etag")!;
+    await first.text();
+    const remember = vi.spyOn(NotModifiedIndex.prototype, "remember");
+    try {
+      expect((await fetch(`${a.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } })).status).toBe(304);
+      const again = await fetch(`${a.urls.api}${path}`, { headers: auth(token) });
+      expect(again.status).toBe(200);
+      await again.text();
+      // One request that does go the full way; only its handler may have remembered anything.
+      const stale = await fetch(`${a.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": '"stale"' } });
+      expect(stale.status).toBe(200);
+      await stale.text();
+      expect(remember).toHaveBeenCalledTimes(1);
+    } finally {
+      remember.mockRestore();
+    }
   });
 });
