@@ -21,13 +21,14 @@ export const ANONYMOUS: Viewer = Object.freeze({ user: null, scopes: [], authori
 
 export type TokenLookup = { kind: "none" } | { kind: "token"; token: string } | { kind: "malformed" };
 
-/** The presented token, if any. Both forms at once, or a non-string, is malformed. */
+/** The presented token, if any. Both forms at once, a non-string or an empty `access_token=` is malformed. */
 export function presentedToken(request: FastifyRequest): TokenLookup {
   const header = request.headers.authorization;
   const query = (request.query as Record<string, unknown> | undefined)?.access_token;
   const fromHeader = typeof header === "string" ? /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
   if (typeof header === "string" && !fromHeader && !/^basic\s/i.test(header)) return { kind: "malformed" };
-  if (query !== undefined && typeof query !== "string") return { kind: "malformed" };
+  // `?access_token=` with nothing after it is a credential that cannot be right, not no credential.
+  if (query !== undefined && (typeof query !== "string" || query === "")) return { kind: "malformed" };
   if (fromHeader && query !== undefined) return { kind: "malformed" };
   const token = fromHeader ?? (query as string | undefined);
   return token ? { kind: "token", token } : { kind: "none" };

@@ -49,6 +49,8 @@ describe("token authentication", () => {
     ["an unknown scheme", { Authorization: "Digest abc" }, ""],
     ["a token in both header and query", { Authorization: "token abc" }, "?access_token=abc"],
     ["the query parameter twice", {}, "?access_token=a&access_token=b"],
+    ["an empty access_token", {}, "?access_token="],
+    ["an empty token in the header", { Authorization: "token " }, ""],
   ])("answers 401 Bad credentials to %s, even where anonymous access is allowed", async (_name, headers, query) => {
     const res = await fetch(`${t.api}/events${query}`, { headers });
     expect(res.status).toBe(401);
