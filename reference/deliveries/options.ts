@@ -65,8 +65,10 @@ export function resolveOptions(options: DeliveryOptions = {}): ResolvedDeliveryO
   return {
     schedule: { ...DEFAULT_SCHEDULE, ...options.schedule },
     timeoutMs,
-    // pg-boss counts whole seconds; an active job must outlive the longest attempt.
-    expireInSeconds: Math.max(options.expireInSeconds ?? 30, Math.ceil(timeoutMs / 1000) + 1),
+    // pg-boss counts whole seconds; an active job must outlive the longest attempt, plus a second
+    // to write its outcome and a second it may wait for a slot (worker.ts hands back a job that
+    // waited longer than that margin; with no margin it would hand back every job it fetched).
+    expireInSeconds: Math.max(options.expireInSeconds ?? 30, Math.ceil(timeoutMs / 1000) + 2),
     concurrency: options.concurrency ?? 16,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,

@@ -146,8 +146,9 @@ export class DeliveryWorker {
   #dispatch(): void {
     // Started now, an attempt may run `timeoutMs`: a job waiting longer than what is left of its
     // expiry (less a second for writing the outcome) would expire while being sent.
-    const staleBefore = performance.now() - Math.max(0, this.#options.expireInSeconds * 1000 - this.#options.timeoutMs - 1000);
-    if (this.#ready.length > 0 && this.#ready[0]!.fetchedAt < staleBefore) {
+    // options.ts keeps the margin at a second or more; without one nothing could ever be sent.
+    const margin = this.#options.expireInSeconds * 1000 - this.#options.timeoutMs - 1000;
+    if (margin > 0 && this.#ready.length > 0 && this.#ready[0]!.fetchedAt < performance.now() - margin) {
       // pg-boss retries them (after the queue's retry delay), as after a crash.
       const back = this.#ready.splice(0);
       void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);

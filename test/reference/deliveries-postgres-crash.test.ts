@@ -26,7 +26,7 @@ afterAll(async () => {
 describe.skipIf(!adminUrl)("an instance killed mid-delivery on PostgreSQL", () => {
   it("leaves its jobs to the other instance, which sends them once they expire", async () => {
     await db.create();
-    // A short expiry (the engine keeps it above the 5 s time-out: 6 s) and maintenance cycle, so
+    // A short expiry (the engine keeps it two seconds above the 5 s time-out: 7 s) and maintenance cycle, so
     // the abandoned jobs come back within seconds; the time-out is far above the receiver's delay.
     const deliveries = { schedule: { attempts: 5, baseDelayMs: 50, factor: 2, jitter: 0.2 }, timeoutMs: 5000, expireInSeconds: 3, maintenanceIntervalSeconds: 1, pollIntervalMs: 200 };
     // Every answer takes 1 s, so the instance that is killed surely has attempts in flight.
@@ -40,7 +40,9 @@ describe.skipIf(!adminUrl)("an instance killed mid-delivery on PostgreSQL", () =
       await createHook(doomed.api, token, "repos/octocat/hello-world", { config: { url: receiver.url, secret: "shared" }, events: ["push"] });
       // Made through the doomed instance: its worker is woken first and fetches a batch at once.
       await simulate(doomed.api, "push", { count: EVENTS });
-      await receiver.until((r) => r.filter((x) => x.event === "push").length >= 20, 30_000);
+      await receiver.until((r) => r.filter((x) => x.event === "push").length >= 20, 30_000).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message}; stderr: ${doomed.stderr()} / ${survivor.stderr()}`);
+      });
       doomed.child.kill("SIGKILL");
       await doomed.exited;
 
