@@ -5,13 +5,14 @@
  * lookup. Entries are keyed by feed and visibility class (what the viewer may see, not who the
  * viewer is), so every anonymous poller of a feed shares one entry.
  *
- * An entry also expires after `ttlMs` whatever the version: events age out of the 90-day window,
+ * An entry also expires after `ttlMs` (freshness.ts) whatever the version: events age out of the 90-day window,
  * and follows or collaborator changes that record no event change what a feed holds. Concurrent
  * misses for one key share one query. The map is bounded by entries and by the characters of
  * the event bodies it holds (oldest entries dropped first): a feed entry holds up to 300 bodies.
  */
 import { PAGE_SIZE, linkHeader } from "../http/pagination.ts";
 import { etagOf } from "./etag.ts";
+import { CACHE_TTL_MS } from "./freshness.ts";
 
 export interface FeedPage {
   /** The page as served (UTF-8 JSON, encoded once) and as a value (what validation checks). */
@@ -48,7 +49,7 @@ export class FeedCache {
   private chars = 0;
 
   constructor(options: FeedCacheOptions = {}) {
-    this.ttlMs = options.ttlMs ?? 30_000;
+    this.ttlMs = options.ttlMs ?? CACHE_TTL_MS;
     this.maxEntries = options.maxEntries ?? 2000;
     this.maxChars = options.maxChars ?? 32 * 1024 * 1024;
     this.clock = options.clock ?? Date.now;

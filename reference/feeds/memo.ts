@@ -1,7 +1,7 @@
 /**
  * Lookups a feed request needs before it reaches the page cache — the repository, user or
  * organization a path names, and whether a reader has access to a repository — remembered for
- * the current events version and at most `ttlMs`. On PGlite each lookup is a query on the one
+ * the current events version and at most `ttlMs` (freshness.ts). On PGlite each lookup is a query on the one
  * database thread, and without this a 304 costs as much as the query (about 20× slower than the
  * cached page itself).
  *
@@ -10,11 +10,13 @@
  * repository renamed or made private) are picked up within `ttlMs`. Only positive and negative
  * answers about names and access are kept, never page contents (those are cache.ts's).
  */
+import { CACHE_TTL_MS } from "./freshness.ts";
+
 export class Memo {
   private readonly entries = new Map<string, { version: string; expires: number; value: Promise<unknown> }>();
 
   constructor(
-    private readonly ttlMs = 30_000,
+    private readonly ttlMs = CACHE_TTL_MS,
     private readonly maxEntries = 10_000,
     private readonly clock: () => number = Date.now,
   ) {}

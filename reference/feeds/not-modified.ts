@@ -12,6 +12,8 @@
  * lookups' memo (memo.ts) does. URLs carrying `access_token` are never remembered, so no token
  * text is kept. Pages are not held here, only named: the page cache keeps them (and bounds them).
  */
+import { CACHE_TTL_MS } from "./freshness.ts";
+
 export interface Served {
   etag: string;
   /** The page cache's key of the feed, and the page number. */
@@ -28,7 +30,7 @@ export class NotModifiedIndex {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly ttlMs = 30_000,
+    private readonly ttlMs = CACHE_TTL_MS,
     private readonly maxEntries = 50_000,
     private readonly clock: () => number = Date.now,
   ) {}

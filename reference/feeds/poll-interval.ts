@@ -13,7 +13,9 @@ const STEPS: readonly [perSecond: number, interval: number][] = [
   [50, 60],
   [200, 120],
 ];
-const TOP = 180;
+/** The longest interval the server ever asks for; the feed caches outlive it (freshness.ts). */
+export const POLL_TOP = 180;
+const TOP = POLL_TOP;
 
 export class PollInterval {
   private readonly buckets = new Array<number>(WINDOW_SECONDS).fill(0);
