@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { SpecError, toPointer, type Problem } from "./problems.ts";
+import { shownFile, SpecError, toPointer, type Problem } from "./problems.ts";
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 
@@ -19,10 +19,6 @@ interface RefParserError {
   source?: string;
   /** MissingPointerError: where the broken `$ref` is, as `file#/pointer` or just `#/pointer`. */
   parentPath?: string;
-}
-
-function rel(file: string | undefined): string | undefined {
-  return file ? relative(process.cwd(), file) || file : undefined;
 }
 
 function unescapeToken(token: string): string {
@@ -64,14 +60,14 @@ function refProblem(e: RefParserError, rootFile: string): Problem {
     const named = hash > 0 ? [e.parentPath.slice(0, hash)] : [];
     const wanted = /"(#[^"]*)"/.exec(message)?.[1];
     const file = [...named, e.source, rootFile].find((f) => f !== undefined && refAt(f, pointer, wanted)) ?? named[0] ?? e.source;
-    const target = e.source && file !== e.source ? ` (in ${rel(e.source)})` : "";
-    return { code: "REF_MISSING", pointer, file: rel(file), message: message + target, severity: "error" };
+    const target = e.source && file !== e.source ? ` (in ${shownFile(e.source)})` : "";
+    return { code: "REF_MISSING", pointer, file: shownFile(file), message: message + target, severity: "error" };
   }
   if (syntax) return syntaxProblem(e);
   return {
     code: missingPointer ? "REF_MISSING" : "REF_UNRESOLVED",
     pointer: toPointer(e.path ?? []),
-    file: rel(e.source),
+    file: shownFile(e.source),
     message,
     severity: "error",
   };
@@ -86,8 +82,8 @@ function syntaxProblem(e: RefParserError): Problem {
   const first = e.message.split("\n")[0]!.trim();
   const parsed = /^Error parsing (.+?): (.*)$/.exec(first);
   const file = parsed?.[1] ?? e.source;
-  const from = e.source && file !== e.source && e.path?.length ? ` (referenced from ${rel(e.source)}${toPointer(e.path)})` : "";
-  return { code: "SPEC_SYNTAX", pointer: "#", file: rel(file), message: (parsed?.[2] ?? first) + from, severity: "error" };
+  const from = e.source && file !== e.source && e.path?.length ? ` (referenced from ${shownFile(e.source)}${toPointer(e.path)})` : "";
+  return { code: "SPEC_SYNTAX", pointer: "#", file: shownFile(file), message: (parsed?.[2] ?? first) + from, severity: "error" };
 }
 
 /** Validation messages from swagger-parser quote the failing location as `#/…`; keep it. */
@@ -97,7 +93,7 @@ function validationProblems(message: string, file: string): Problem[] {
   return detail.map((line) => ({
     code: "SPEC_INVALID" as const,
     pointer: /(#\/[^\s'"]*)/.exec(line)?.[1] ?? "#",
-    file: rel(file),
+    file: shownFile(file),
     message: line,
     severity: "error" as const,
   }));

@@ -3,7 +3,7 @@
  * this table and a JSON pointer into the document (`#/paths/~1events/get`), so a pipeline log
  * line is enough to find the fault without re-running anything locally.
  */
-import { isAbsolute, relative } from "node:path";
+import { relative } from "node:path";
 
 export const PROBLEM_CODES = {
   SPEC_NOT_FOUND: "the spec file does not exist or cannot be read",
@@ -49,11 +49,12 @@ export class SpecError extends Error {
   }
 }
 
-/**
- * A contract generate cannot turn into code as written. `file` may be absolute; it is reported
- * relative to the working directory like every other problem.
- */
+/** A problem's file as reported: relative to the working directory (as given, when it is the directory itself). */
+export function shownFile(file: string | undefined): string | undefined {
+  return file ? relative(process.cwd(), file) || file : undefined;
+}
+
+/** A contract generate cannot turn into code as written. */
 export function unsupported(file: string | undefined, path: readonly (string | number)[], message: string): SpecError {
-  const shown = file && isAbsolute(file) ? relative(process.cwd(), file) || file : file;
-  return new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: toPointer(path), file: shown, message, severity: "error" }]);
+  return new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: toPointer(path), file: shownFile(file), message, severity: "error" }]);
 }

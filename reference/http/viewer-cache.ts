@@ -9,11 +9,10 @@
  * cache is off there and each request reads the database.
  *
  * A settled hit is also available at once (`cached`), so the API hooks can resolve a known
- * token without a promise; the digest is the one-shot `crypto.hash` (the same SHA-256 as
- * auth/secrets.ts's, at a third of `createHash`'s cost).
+ * token without a promise.
  */
-import { hash } from "node:crypto";
 import type { Database } from "../db/database.ts";
+import { sha256Hex } from "../auth/secrets.ts";
 import { tokensVersion } from "../store/tokens-version.ts";
 import { viewerForToken, type Viewer } from "./viewer.ts";
 
@@ -26,10 +25,6 @@ interface Entry {
   settled: Viewer | undefined;
 }
 
-function digest(token: string): string {
-  return hash("sha256", token, "hex");
-}
-
 export class ViewerCache {
   private readonly entries = new Map<string, Entry>();
 
@@ -38,13 +33,13 @@ export class ViewerCache {
   /** The viewer of a token whose lookup has already settled under the current version, else undefined. */
   cached(token: string): Viewer | undefined {
     if (this.db.kind === "postgres") return undefined;
-    const hit = this.entries.get(digest(token));
+    const hit = this.entries.get(sha256Hex(token));
     return hit && hit.version === tokensVersion() ? hit.settled : undefined;
   }
 
   lookup(token: string): Promise<Viewer | undefined> {
     if (this.db.kind === "postgres") return viewerForToken(this.db, token);
-    const key = digest(token);
+    const key = sha256Hex(token);
     const version = tokensVersion();
     const hit = this.entries.get(key);
     if (hit && hit.version === version) return hit.viewer;

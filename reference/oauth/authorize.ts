@@ -53,8 +53,7 @@ export function errorRedirect(app: Application, code: AuthorizeErrorCode, state:
 
 /** Steps 1–3: what the request asks for, independent of the user. Used again on the decision post. */
 export async function checkAuthorizeRequest(ctx: Context, p: AuthorizeParams): Promise<Checked> {
-  // A NUL names no application (and the database cannot look it up).
-  const app = p.client_id.includes("\0") ? undefined : await findApplication(ctx.db, p.client_id);
+  const app = await findApplication(ctx.db, p.client_id);
   if (!app) return { kind: "unknown_client" };
   if (app.suspended) return { kind: "error_redirect", location: errorRedirect(app, "application_suspended", p.state) };
   const redirect = resolveRedirectUri(app.callback_url, p.redirect_uri, ctx.faults);

@@ -52,8 +52,7 @@ export function revokeRoute(ctx: Context) {
     if (!tokensMatch(who.session.csrfToken, form.fields.csrf_token) || !fromThisSite(ctx, request.headers)) {
       return sendPage(reply, errorPage(403, "Forbidden", FORBIDDEN_FORM));
     }
-    const clientId = request.params.client_id;
-    const app = clientId.includes("\0") ? undefined : await findApplication(ctx.db, clientId);
+    const app = await findApplication(ctx.db, request.params.client_id);
     if (!app) return sendPage(reply, notFoundPage(NO_GRANT));
     const revoked = await ctx.db.transaction(async (tx) => {
       await deleteCodesForGrant(tx, who.user.id, app.id);

@@ -52,8 +52,7 @@ export function signInRoute(ctx: Context, limiter: RateLimiter) {
     if (!tokensMatch(loginCsrfCookieValue(request.headers), f.csrf_token) || !fromThisSite(ctx, request.headers)) return again(403, MESSAGES.csrf);
     const key = failureKey(login);
     if (remaining(await limiter.peek(key, MAX_FAILED_LOGINS)) === 0) return again(429, MESSAGES.lockout);
-    // No login has a NUL, and the database cannot look one up: a wrong login like any other.
-    const user = login.includes("\0") ? undefined : await authenticatePassword(ctx.db, login, f.password ?? "");
+    const user = await authenticatePassword(ctx.db, login, f.password ?? "");
     if (!user) {
       await limiter.consume(key, MAX_FAILED_LOGINS);
       return again(401, MESSAGES.bad);

@@ -74,13 +74,7 @@ function sameRedirect(given: string, issued: string): boolean {
   }
 }
 
-function hasNul(value: unknown): boolean {
-  return typeof value === "string" && value.includes("\0");
-}
-
 export async function exchangeCode(ctx: Context, f: TokenFields): Promise<TokenBody | OAuthErrorFields> {
-  // No client_id has a NUL, and the database cannot look one up: such credentials are simply wrong.
-  if (hasNul(f.client_id) || hasNul(f.client_secret)) return tokenError("incorrect_client_credentials");
   const app = await verifyClientCredentials(ctx.db, f.client_id ?? "", f.client_secret ?? "");
   if (!app || app.suspended) return tokenError("incorrect_client_credentials");
   if (!f.code) return tokenError("bad_verification_code");

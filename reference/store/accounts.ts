@@ -1,6 +1,7 @@
 /** Users and organizations (one table, one id space, as in the service). */
 import type { Queryable } from "../db/database.ts";
 import { hashPassword, verifyPassword } from "../auth/secrets.ts";
+import { canNameRow } from "./text-key.ts";
 
 export interface Account {
   id: number;
@@ -51,6 +52,7 @@ export async function createOrganization(db: Queryable, org: { login: string; na
 
 /** The user when login and password match; undefined otherwise (same work either way). */
 export async function authenticatePassword(db: Queryable, login: string, password: string): Promise<Account | undefined> {
+  if (!canNameRow(login)) return undefined;
   const rows = await db.query<Account & { password_hash: string | null }>(
     `select ${COLUMNS}, password_hash from accounts where lower(login) = lower($1) and type = 'User'`,
     [login],

@@ -1,6 +1,7 @@
 /** Registered OAuth applications. The client secret is stored as a SHA-256 digest only. */
 import type { Queryable } from "../db/database.ts";
 import { constantTimeEqual, sha256Hex } from "../auth/secrets.ts";
+import { canNameRow } from "./text-key.ts";
 
 export interface Application {
   id: number;
@@ -15,6 +16,7 @@ export interface Application {
 const COLUMNS = "id, client_id, name, url, callback_url, owner_id, suspended";
 
 export async function findApplication(db: Queryable, clientId: string): Promise<Application | undefined> {
+  if (!canNameRow(clientId)) return undefined;
   return (await db.query<Application>(`select ${COLUMNS} from oauth_applications where client_id = $1`, [clientId]))[0];
 }
 
@@ -46,6 +48,7 @@ export async function createApplication(db: Queryable, app: NewApplication): Pro
  * digests in constant time; an unknown client_id costs the same comparison.
  */
 export async function verifyClientCredentials(db: Queryable, clientId: string, clientSecret: string): Promise<Application | undefined> {
+  if (!canNameRow(clientId)) return undefined;
   const rows = await db.query<Application & { client_secret_hash: string }>(
     `select ${COLUMNS}, client_secret_hash from oauth_applications where client_id = $1`,
     [clientId],

@@ -1,7 +1,7 @@
 /**
  * Repository and organization hooks (006_hooks.sql): the queries of hook management and the
  * three the delivery engine needs — which active hooks receive an event (`matchingHooks`), one
- * hook by id (`hookById`), and the outcome of its latest delivery (`setLastResponse[s]`). Rows keep
+ * hook by id (`hookById`), and the outcome of its latest delivery (`setLastResponses`). Rows keep
  * the webhook secret sealed in `secret_sealed` and service `password` values sealed inside
  * `config`; the readers the engine uses load the secret key so it can open them.
  */
@@ -157,12 +157,7 @@ export async function hookById(tx: Queryable, id: number): Promise<HookRow | und
   return (await tx.query<HookRow>(`select ${COLUMNS} from hooks where id = $1::bigint`, [id]))[0];
 }
 
-/** Records the outcome of the hook's latest delivery (served as `last_response`). */
-export async function setLastResponse(tx: Queryable, id: number, last: { code: number | null; status: string; message: string | null }): Promise<void> {
-  await tx.query("update hooks set last_response = $2::jsonb where id = $1::bigint", [id, JSON.stringify({ code: last.code, status: last.status, message: last.message })]);
-}
-
-/** The same for several hooks in one statement (the delivery recorder's batches). */
+/** Records the outcome of each hook's latest delivery (served as `last_response`), in one statement for a recorder batch. */
 export async function setLastResponses(tx: Queryable, latest: ReadonlyMap<number, LastResponse>): Promise<void> {
   if (latest.size === 0) return;
   const rows = [...latest].map(([id, last]) => ({ id, last: { code: last.code, status: last.status, message: last.message } }));

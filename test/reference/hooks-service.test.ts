@@ -3,7 +3,7 @@
  * (password keys sealed, never served), creating it again updates the one hook (200, same id),
  * config and event checks against the service. Through the database: `matchingHooks` (active,
  * subscribed or `*`, repository and organization hooks, service hooks only for supported
- * events), `hookById`, `setLastResponse`; the delivery formats of `serviceDelivery`; the secret
+ * events), `hookById`, `setLastResponses`; the delivery formats of `serviceDelivery`; the secret
  * box; and the ping enqueued in the creating transaction (a failing ping creates nothing).
  */
 import { createHash } from "node:crypto";
@@ -14,7 +14,7 @@ import { hookHandlers } from "../../reference/handlers/hooks.ts";
 import { serviceDelivery, SERVICES } from "../../reference/hooks/catalog.ts";
 import { ensureSecretKey, loadSecretKey, openSecret, parseKey, sealSecret } from "../../reference/hooks/secret-box.ts";
 import { findAccountByLogin } from "../../reference/store/accounts.ts";
-import { hookById, hookOwner, matchingHooks, setLastResponse } from "../../reference/store/hooks.ts";
+import { hookById, hookOwner, matchingHooks, setLastResponses } from "../../reference/store/hooks.ts";
 import { hookJson } from "../../reference/serialize/hook.ts";
 import { useServer } from "./harness.ts";
 import { ids } from "./feeds-fixtures.ts";
@@ -186,7 +186,7 @@ describe("serviceDelivery", () => {
   });
 });
 
-describe("matchingHooks, hookById and setLastResponse", () => {
+describe("matchingHooks, hookById and setLastResponses", () => {
   let repoId: number;
   let orgRepoId: number;
   let orgId: number;
@@ -255,7 +255,7 @@ describe("matchingHooks, hookById and setLastResponse", () => {
         [repoId, JSON.stringify({ url: fresh(), content_type: "json", insecure_ssl: "0" })],
       )
     )[0]!.id;
-    await setLastResponse(t.server.db, id, { code: 500, status: "Invalid HTTP Response: 500", message: "Internal Server Error" });
+    await setLastResponses(t.server.db, new Map([[id, { code: 500, status: "Invalid HTTP Response: 500", message: "Internal Server Error" }]]));
     const served = await call("GET", `${REPO}/${id}`, token);
     expect(served.body.last_response).toEqual({ code: 500, status: "Invalid HTTP Response: 500", message: "Internal Server Error" });
     const row = (await hookById(t.server.db, id))!;

@@ -148,6 +148,12 @@ describe("NUL on the web host", () => {
     expect(res.headers.get("location")).toBeNull();
   });
 
+  it("the review page of a NUL client_id → the 404 page", async () => {
+    const browser = await signedInBrowser(t, "defunkt");
+    const res = await browser.get(`/settings/connections/applications/${encodeURIComponent(N)}`);
+    expect(res.status).toBe(404);
+  });
+
   it("revoking on the review page of a NUL client_id → the 404 page", async () => {
     const browser = await signedInBrowser(t, "defunkt");
     const page = await browser.get(authorizePath({ client_id: DEMO.app.clientId }));

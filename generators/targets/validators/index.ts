@@ -4,8 +4,8 @@
  * generate time, plus lookup tables and the public API (`validateWebhook`, `validateResponse`, …).
  */
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { SpecError } from "../../problems.ts";
+import { join } from "node:path";
+import { shownFile, SpecError } from "../../problems.ts";
 import Handlebars from "handlebars";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Options } from "ajv";
@@ -44,7 +44,7 @@ function compileModule(model: Model, units: readonly CompileUnit[], options: Opt
     } catch (error) {
       const file = model.schemaFiles.find((f) => f.id === unit.id)?.file;
       const message = `${(error as Error).message} (validator ${unit.exportName})`;
-      throw new SpecError([{ code: "SPEC_INVALID", pointer: "#", file: file ? relative(process.cwd(), file) : model.specFile, message, severity: "error" }]);
+      throw new SpecError([{ code: "SPEC_INVALID", pointer: "#", file: shownFile(file ?? model.specFile), message, severity: "error" }]);
     }
   }
   const exports = Object.fromEntries(units.map((u) => [u.exportName, u.id]));
