@@ -254,3 +254,20 @@ describe("access", () => {
     }
   });
 });
+
+describe("a job queued before migration 009 (payload in the job's data, no delivery row yet)", () => {
+  it("is still delivered, signed, and logged under its guid", async () => {
+    const guid = "0d5e1c9a-7b43-4f1e-9a0e-2c3b4d5e6f70";
+    const payload = JSON.stringify({ zen: "Old jobs still count.", hook_id: repoHook.id, hook: { id: repoHook.id } });
+    // What queue.ts used to send: the delivery travels in the job; its row is written with the first attempt.
+    await t.server.db.query("insert into pgboss.job (name, data) values ('hook-deliveries', $1::jsonb)", [
+      JSON.stringify({ guid, try: 1, redelivery: false, first: { hook: repoHook.id, event: "ping", action: null, payload } }),
+    ]);
+    const arrived = await eventually(async () => receiver.received.find((r) => r.guid === guid));
+    expect(arrived.body.toString("utf8")).toBe(payload);
+    expect(arrived.headers["x-service-event"]).toBe("ping");
+    expect(arrived.headers["x-hub-signature-256"]).toMatch(/^sha256=[0-9a-f]{64}$/);
+    const logged = await eventually(async () => (await logOf(repoHook)).find((d) => d.guid === guid));
+    expect(logged).toMatchObject({ event: "ping", status: "OK", redelivery: false });
+  });
+});
