@@ -11,6 +11,9 @@ import { migrate } from "./db/migrate.ts";
 import type { Context, Urls } from "./context.ts";
 import { installApiHooks } from "./http/api-hooks.ts";
 import { installFeedShortcut } from "./http/feed-shortcut.ts";
+import { pollLane, type PollLane } from "./http/poll-lane.ts";
+import { serverWithLane } from "./http/lane-server.ts";
+import { ViewerCache } from "./http/viewer-cache.ts";
 import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
@@ -57,6 +60,8 @@ export interface RunningServer {
   db: Database;
   api: FastifyInstance;
   auth: FastifyInstance;
+  /** The API host's poll lane; its `answered` count shows how many polls never reached Fastify. */
+  lane: PollLane;
   close(): Promise<void>;
 }
 
@@ -126,12 +131,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     onResponseValidationError: options.onResponseValidationError,
   };
 
-  const api = Fastify(FASTIFY_OPTIONS);
-  installApiHooks(api, {
-    db,
-    policies: loadOperationPolicies(),
-    limiter: db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter(),
-  });
+  const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
+  const viewers = new ViewerCache(db);
+  const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
+  const api = Fastify({ ...FASTIFY_OPTIONS, serverFactory: serverWithLane(lane) });
+  installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseNulInBodies(apiHandlers(ctx));
   const pastPage = faults?.has("pagination-past-300") ? { invalidRequest: pastPageRequests(handlers) } : {};
@@ -169,6 +173,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     api,
     auth,
+    lane,
     close() {
       closing ??= (async () => {
         await Promise.allSettled([closeGracefully(api), closeGracefully(auth)]);

@@ -19,6 +19,8 @@ export interface Served {
   /** The page cache's key of the feed, and the page number. */
   feed: string;
   page: number;
+  /** The operation's `X-Accepted-OAuth-Scopes`, for the poll lane (http/poll-lane.ts), which answers before routing. */
+  accepted: string;
 }
 
 interface Entry extends Served {
@@ -43,7 +45,7 @@ export class NotModifiedIndex {
 
   remember(key: string, version: string, served: Served): void {
     this.entries.delete(key);
-    this.entries.set(key, { version, etag: served.etag, feed: served.feed, page: served.page, expires: this.clock() + this.ttlMs });
+    this.entries.set(key, { version, etag: served.etag, feed: served.feed, page: served.page, accepted: served.accepted, expires: this.clock() + this.ttlMs });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 

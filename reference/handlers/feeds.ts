@@ -13,6 +13,7 @@ import type { Context } from "../context.ts";
 import { FeedCache } from "../feeds/cache.ts";
 import { ifNoneMatchHits } from "../feeds/etag.ts";
 import { PollInterval } from "../feeds/poll-interval.ts";
+import { acceptedHeader } from "../http/scope-headers.ts";
 import { FEED_MAX_EVENTS, feedKey, loadFeed, type FeedQuery } from "../feeds/queries.ts";
 import { PAST_300_EVENTS } from "../faults.ts";
 import { findAccount, findRepo, hasAccess, isMember, privateReader, type FeedAccount, type FeedRepo } from "../feeds/access.ts";
@@ -78,7 +79,7 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const cached = await serving.cache.page(feed, current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now(), limit));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
     const key = ctx.faults?.has("etag-ignored") ? undefined : NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
-    if (key !== undefined) serving.notModified.remember(key, current, { etag: cached.etag, feed, page: n });
+    if (key !== undefined) serving.notModified.remember(key, current, { etag: cached.etag, feed, page: n, accepted: acceptedHeader(raw.request.policy) });
     if (ifNoneMatchHits(ifNoneMatch, cached.etag) && !ctx.faults?.has("etag-ignored")) return { status: 304, headers } as never;
     return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
   }

@@ -9,12 +9,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
-import { formatScopes, satisfies } from "../auth/scopes.ts";
+import { satisfies } from "../auth/scopes.ts";
 import { errorBody } from "./errors.ts";
 import { routeKey, type OperationPolicy } from "./operation-policy.ts";
-import { ANONYMOUS_LIMIT, AUTHENTICATED_LIMIT, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
+import { AUTHENTICATED_LIMIT, callerLimit, callerRateKey, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
 import { ANONYMOUS, presentedToken, type TokenLookup, type Viewer } from "./viewer.ts";
-import { ViewerCache } from "./viewer-cache.ts";
+import type { ViewerCache } from "./viewer-cache.ts";
+import { acceptedHeader, scopesHeader } from "./scope-headers.ts";
 import { authenticateBasic, basicKind, type BasicOutcome } from "./basic-auth.ts";
 
 declare module "fastify" {
@@ -36,10 +37,12 @@ export interface ApiHooksOptions {
   db: Database;
   policies: Map<string, OperationPolicy>;
   limiter: RateLimiter;
+  /** Shared with the poll lane (poll-lane.ts), which resolves the same tokens. */
+  viewers: ViewerCache;
 }
 
 function limitFor(viewer: Viewer): number {
-  return viewer.user ? AUTHENTICATED_LIMIT : ANONYMOUS_LIMIT;
+  return callerLimit(viewer.user?.id);
 }
 
 // Header names on the hot path are given lower-cased, as Fastify keeps (and sends) them anyway:
@@ -50,22 +53,7 @@ function setRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header("x-ratelimit-reset", state.reset);
 }
 
-// Header values computed once per viewer and per operation: polls repeat them on every request.
-const scopesHeaders = new WeakMap<Viewer, string>();
-function scopesHeader(viewer: Viewer): string {
-  let value = scopesHeaders.get(viewer);
-  if (value === undefined) scopesHeaders.set(viewer, (value = formatScopes(viewer.scopes).split(",").filter(Boolean).join(", ")));
-  return value;
-}
-const acceptedHeaders = new WeakMap<OperationPolicy, string>();
-function acceptedHeader(policy: OperationPolicy | undefined): string {
-  if (!policy) return "";
-  let value = acceptedHeaders.get(policy);
-  if (value === undefined) acceptedHeaders.set(policy, (value = policy.acceptedScopes.join(", ")));
-  return value;
-}
-
-export function installApiHooks(app: FastifyInstance, { db, policies, limiter }: ApiHooksOptions): void {
+export function installApiHooks(app: FastifyInstance, { db, policies, limiter, viewers }: ApiHooksOptions): void {
   app.decorateRequest("viewer", null as unknown as Viewer);
   app.decorateRequest("policy", undefined);
   app.decorateRequest("rate", undefined);
@@ -73,14 +61,13 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   app.decorateRequest("outsideContract", false);
   app.decorateRequest("basic", undefined);
   app.decorateRequest("rateLimit", 0);
-  const viewers = new ViewerCache(db);
   // In-memory counters answer at once: polls then pass the hooks without a promise.
   const rates = limiter.sync;
 
   function setRateKey(request: FastifyRequest): void {
     // An application authenticated with its client credentials is limited like a user, per application.
     const client = request.basic?.kind === "app" ? request.basic.app : undefined;
-    request.rateKey = request.viewer.user ? `user:${request.viewer.user.id}` : client ? `app:${client.id}` : `ip:${request.ip}`;
+    request.rateKey = client && !request.viewer.user ? `app:${client.id}` : callerRateKey(request.viewer.user?.id, request.ip);
     request.rateLimit = client ? AUTHENTICATED_LIMIT : limitFor(request.viewer);
   }
 
@@ -187,7 +174,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter }:
   }
 
   async function settleSlowly(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-    const key = request.rateKey || `ip:${request.ip}`;
+    const key = request.rateKey || callerRateKey(undefined, request.ip);
     const limit = request.rateLimit || limitFor(request.viewer ?? ANONYMOUS);
     let state = request.rate ?? (await limiter.peek(key, limit));
     if (counts(reply, state)) {

@@ -7,7 +7,9 @@
  * is a 304; without one, the same page again, from the page cache. Everything else (another
  * `If-None-Match`, a HEAD without one, a page no longer cached) goes the full way. The answer is
  * the one the handler would give: the same ETag, `Link` and bytes, the current
- * `X-Poll-Interval`.
+ * `X-Poll-Interval`. On the embedded database most repeated 304s never get here: the poll lane
+ * (poll-lane.ts) answers them before routing; this hook answers what the lane leaves (the 200
+ * repeats, a token not yet looked up, PostgreSQL).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";

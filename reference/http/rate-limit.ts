@@ -30,6 +30,16 @@ export interface RateLimiter {
   sync?: { peek(key: string, limit: number): RateState; consume(key: string, limit: number): RateState };
 }
 
+/** The counter an API caller counts against: its user's, else its client address's. */
+export function callerRateKey(userId: number | undefined, ip: string | undefined): string {
+  return userId !== undefined ? `user:${userId}` : `ip:${ip}`;
+}
+
+/** The hourly limit of that counter. */
+export function callerLimit(userId: number | undefined): number {
+  return userId !== undefined ? AUTHENTICATED_LIMIT : ANONYMOUS_LIMIT;
+}
+
 export function remaining(state: RateState): number {
   return Math.max(0, state.limit - state.used);
 }

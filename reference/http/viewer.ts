@@ -21,11 +21,18 @@ export const ANONYMOUS: Viewer = Object.freeze({ user: null, scopes: [], authori
 
 export type TokenLookup = { kind: "none" } | { kind: "token"; token: string } | { kind: "malformed" };
 
+const TOKEN_HEADER = /^(?:token|bearer)\s+(\S+)\s*$/i;
+
+/** The token of an `Authorization: token …` (or `bearer …`) header; undefined for anything else. */
+export function tokenInHeader(header: string): string | undefined {
+  return TOKEN_HEADER.exec(header)?.[1];
+}
+
 /** The presented token, if any. Both forms at once, a non-string or an empty `access_token=` is malformed. */
 export function presentedToken(request: FastifyRequest): TokenLookup {
   const header = request.headers.authorization;
   const query = (request.query as Record<string, unknown> | undefined)?.access_token;
-  const fromHeader = typeof header === "string" ? /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  const fromHeader = typeof header === "string" ? tokenInHeader(header) : undefined;
   if (typeof header === "string" && !fromHeader && !/^basic\s/i.test(header)) return { kind: "malformed" };
   // `?access_token=` with nothing after it is a credential that cannot be right, not no credential.
   if (query !== undefined && (typeof query !== "string" || query === "")) return { kind: "malformed" };

@@ -47,7 +47,7 @@ describe("feed caches under polling that obeys X-Poll-Interval", () => {
   it("the polling shortcut still knows the ETag it served at the next poll", () => {
     let now = 0;
     const index = new NotModifiedIndex(undefined, undefined, () => now);
-    index.remember("7 /events", "v", { etag: '"abc"', feed: "public", page: 1 });
+    index.remember("7 /events", "v", { etag: '"abc"', feed: "public", page: 1, accepted: "" });
     now = nextPoll;
     expect(index.etag("7 /events", "v")).toBe('"abc"');
     now = CACHE_TTL_MS;

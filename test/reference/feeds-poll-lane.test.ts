@@ -1,0 +1,126 @@
+/**
+ * The poll lane (reference/http/poll-lane.ts) answers a repeated conditional poll before Fastify
+ * routes it. These tests check that it does answer (its count moves), that its 304 is the full
+ * path's 304 header for header, and that it leaves alone every request whose answer it cannot know:
+ * those then get the full path's answer (401, 200, 304 from the hooks), and the count stays put.
+ */
+import { request } from "node:http";
+import { beforeAll, describe, expect, it } from "vitest";
+import { basic, DEMO, useServer } from "./harness.ts";
+import { auth, insertEvents, tokenFor } from "./feeds-fixtures.ts";
+
+const t = useServer();
+const PUBLIC = "/repos/octocat/hello-world/events";
+const PRIVATE = "/repos/octocat/secret-plans/events";
+let token = "";
+
+beforeAll(async () => {
+  await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/hello-world", count: 3 }, t.api);
+  await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/secret-plans", count: 3 }, t.api);
+  token = await tokenFor(t.server.db, "octocat", ["repo"]);
+});
+
+/** Status and raw header pairs (in order, names as sent), without `Date`, which moves. */
+function raw(path: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; headers: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.api}${path}`, { method, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => {
+        const pairs: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]!.toLowerCase() !== "date") pairs.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+        resolve({ status: res.statusCode!, headers: pairs, body });
+      });
+    });
+    req.on("error", reject).end();
+  });
+}
+
+async function etagOf(path: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await fetch(`${t.api}${path}`, { headers });
+  await res.arrayBuffer();
+  return res.headers.get("etag")!;
+}
+
+describe("the poll lane", () => {
+  it("answers a repeated conditional poll with the full path's 304, header for header", async () => {
+    // A URL this anonymous caller was never served: the first 304 comes from the full path.
+    const path = `${PUBLIC}?per_page=30`;
+    const etag = await etagOf(PUBLIC);
+    const before = t.server.lane.answered;
+    const full = await raw(path, { "if-none-match": etag });
+    expect(full.status).toBe(304);
+    expect(t.server.lane.answered).toBe(before);
+    const lane = await raw(path, { "if-none-match": etag });
+    expect(t.server.lane.answered).toBe(before + 1);
+    expect(lane).toEqual(full);
+    expect(lane.headers).toContain(`etag: ${etag}`);
+  });
+
+  it("answers a token's polls with the same scope and rate headers as the full path, without counting", async () => {
+    const etag = await etagOf(PRIVATE, auth(token));
+    const before = t.server.lane.answered;
+    const answers = [];
+    for (let n = 0; n < 3; n++) answers.push(await raw(PRIVATE, { ...auth(token), "if-none-match": `"other", W/${etag}` }));
+    expect(t.server.lane.answered).toBe(before + 3);
+    for (const answer of answers) {
+      expect(answer.status).toBe(304);
+      expect(answer.body).toBe("");
+      expect(answer.headers).toEqual(expect.arrayContaining(["x-oauth-scopes: repo", "x-accepted-oauth-scopes: repo", "x-ratelimit-limit: 5000"]));
+    }
+    // Not counted: the remaining count is the same on each, and on the next full-path answer.
+    const remaining = new Set(answers.map((a) => a.headers.find((h) => h.startsWith("x-ratelimit-remaining"))));
+    expect(remaining.size).toBe(1);
+    const counted = await fetch(`${t.api}${PRIVATE}`, { headers: auth(token) });
+    await counted.arrayBuffer();
+    expect(`x-ratelimit-remaining: ${Number(counted.headers.get("x-ratelimit-remaining")) + 1}`).toBe([...remaining][0]);
+  });
+
+  it("answers HEAD too, and leaves a GET without If-None-Match to Fastify", async () => {
+    const etag = await etagOf(PUBLIC);
+    await raw(PUBLIC, { "if-none-match": etag });
+    const before = t.server.lane.answered;
+    expect((await raw(PUBLIC, { "if-none-match": etag }, "HEAD")).status).toBe(304);
+    expect(t.server.lane.answered).toBe(before + 1);
+    const page = await raw(PUBLIC, {});
+    expect(page.status).toBe(200);
+    expect(t.server.lane.answered).toBe(before + 1);
+  });
+
+  it("leaves a stale tag, a made-up token, a malformed header, Basic and access_token to the full path", async () => {
+    const etag = await etagOf(PUBLIC, auth(token));
+    expect((await raw(PUBLIC, { ...auth(token), "if-none-match": etag })).status).toBe(304);
+    const before = t.server.lane.answered;
+    const stale = await raw(PUBLIC, { ...auth(token), "if-none-match": '"not-the-tag"' });
+    expect(stale.status).toBe(200);
+    const madeUp = await raw(PUBLIC, { authorization: "token 0000000000000000000000000000000000000000", "if-none-match": etag });
+    expect(madeUp.status).toBe(401);
+    expect(JSON.parse(madeUp.body)).toMatchObject({ message: "Bad credentials" });
+    expect((await raw(PUBLIC, { authorization: `token ${token} extra`, "if-none-match": etag })).status).toBe(401);
+    // Basic is not a credential the feeds take: anonymous there, and never the lane's to judge.
+    expect((await raw(PUBLIC, { authorization: basic(DEMO.octocat.login, DEMO.octocat.password), "if-none-match": etag })).status).toBe(304);
+    expect((await raw(`${PUBLIC}?access_token=${token}`, { "if-none-match": etag })).status).toBe(304);
+    expect((await raw(`${PUBLIC}?access_token=${token}`, { "if-none-match": etag })).status).toBe(304);
+    expect(t.server.lane.answered).toBe(before);
+  });
+
+  it("stops answering once a new event changes the feed, and once the token is revoked", async () => {
+    const fresh = await tokenFor(t.server.db, "octocat", ["repo"]);
+    const etag = await etagOf(PUBLIC, auth(fresh));
+    const first = t.server.lane.answered;
+    expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": etag })).status).toBe(304);
+    expect(t.server.lane.answered).toBe(first + 1);
+    await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/hello-world" }, t.api);
+    const changed = await raw(PUBLIC, { ...auth(fresh), "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    const newTag = changed.headers.find((h) => h.startsWith("etag: "))!.slice("etag: ".length);
+    expect(newTag).not.toBe(etag);
+    expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": newTag })).status).toBe(304);
+    const { deleteAuthorization } = await import("../../reference/store/authorizations.ts");
+    const [{ id }] = (await t.server.db.query<{ id: number }>("select id from authorizations order by id desc limit 1")) as [{ id: number }];
+    const before = t.server.lane.answered;
+    await deleteAuthorization(t.server.db, id);
+    expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": newTag })).status).toBe(401);
+    expect(t.server.lane.answered).toBe(before);
+  });
+});
