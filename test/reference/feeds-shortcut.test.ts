@@ -4,7 +4,8 @@
  * same ETag and headers, rate limit untouched, and never a 304 for a page the caller could not
  * see — an ETag is not a credential — nor after the feed changed or the token died.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { FeedCache } from "../../reference/feeds/cache.ts";
 import { useServer } from "./harness.ts";
 import { auth, insertEvents, tokenFor } from "./feeds-fixtures.ts";
 
@@ -85,8 +86,14 @@ describe("repeated unconditional GETs", () => {
     await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/hello-world", count: 40 }, t.api);
     const first = await get(PUBLIC, auth(owner));
     expect(first.headers.get("link")).toContain('rel="next"');
+    // The repeats must come from the shortcut (a peek at the page cache), not from the handler.
+    const handled = vi.spyOn(FeedCache.prototype, "page");
+    const peeked = vi.spyOn(FeedCache.prototype, "peek");
+    onTestFinished(() => void (handled.mockRestore(), peeked.mockRestore()));
     for (let n = 1; n <= 2; n++) {
       const again = await get(PUBLIC, auth(owner));
+      expect(handled).not.toHaveBeenCalled();
+      expect(peeked).toHaveBeenCalledTimes(n);
       expect(again.status).toBe(200);
       expect(again.text).toBe(first.text);
       for (const name of ["etag", "link", "content-type", "content-length", "x-poll-interval", "x-oauth-scopes", "x-accepted-oauth-scopes", "x-ratelimit-limit"]) {
