@@ -10,10 +10,29 @@ import type { PollLane } from "./poll-lane.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/**
+ * The lane's answer, never a crash: an error the lane throws before it has written anything hands
+ * the request to Fastify, which answers it the full way; after, the connection is cut.
+ */
+function answeredBy(lane: PollLane): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    try {
+      return lane.answer(req, res);
+    } catch {
+      if (!res.headersSent) return false;
+      res.destroy();
+      return true;
+    }
+  };
+}
+
 export function serverWithLane(lane: PollLane): (handler: Handler, options: FastifyServerOptions) => Server {
+  const answered = answeredBy(lane);
   return (handler, options) => {
     const server = createServer((req, res) => {
-      if (!lane.answer(req, res)) handler(req, res);
+      // Once the server is closing, requests on kept-alive connections go to Fastify, which
+      // answers them with `Connection: close` (503) so that pollers let go.
+      if (!server.listening || !answered(req, res)) handler(req, res);
     });
     // As fastify/lib/server.js sets them on the server it creates (the options carry its defaults).
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
