@@ -17,6 +17,7 @@ import { ViewerCache } from "./http/viewer-cache.ts";
 import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
+import { apiFrameworkErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
 import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
@@ -72,20 +73,10 @@ function address(app: FastifyInstance): string {
   return `http://${host}:${a.port}`;
 }
 
-/**
- * Fastify's own refusals (a path parameter over its length limit, a malformed URL) would
- * otherwise answer in Fastify's error format; tokens and fingerprints in paths can be long.
- */
 const FASTIFY_OPTIONS: FastifyServerOptions = {
   logger: false,
+  // Tokens and fingerprints in paths can be long.
   routerOptions: { maxParamLength: 2048 },
-  frameworkErrors: (error, _request, reply) => {
-    const code = (error as { statusCode?: number }).statusCode;
-    const status = code && code >= 400 && code < 500 ? code : 400;
-    // Fastify types the reply by route generics this handler has none of; the payload is the contract's error shape.
-    const r = reply as unknown as { code(n: number): { send(body: unknown): void } };
-    r.code(status).send({ message: status === 414 ? "URI Too Long" : "Bad Request", documentation_url: DOCUMENTATION_URL });
-  },
 };
 
 /** How long in-flight requests get to finish at shutdown before their connections are cut. */
@@ -134,7 +125,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
   const viewers = new ViewerCache(db);
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
-  const api = Fastify({ ...FASTIFY_OPTIONS, serverFactory: serverWithLane(lane) });
+  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseNulInBodies(apiHandlers(ctx));
@@ -144,7 +135,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify(FASTIFY_OPTIONS);
+  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 

@@ -91,6 +91,23 @@ describe("rate-limit headers", () => {
     expect(await res.json()).toEqual({ message: "URI Too Long", documentation_url: expect.any(String) });
   });
 
+  it("a malformed URL is a 400 in the error shape on the API host", async () => {
+    const res = await fetch(`${t.api}/repos/octocat/%FF/events`, { headers: { accept: "text/html" } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: "Bad Request", documentation_url: expect.any(String) });
+  });
+
+  it("a malformed URL on the web host is an HTML page for a browser, the error shape for anything else", async () => {
+    const browser = await fetch(`${t.auth}/settings/connections/applications/%FF`, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(browser.status).toBe(400);
+    expect(browser.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(browser.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await browser.text()).toMatch(/<h1>Bad Request<\/h1>/);
+    const client = await fetch(`${t.auth}/login/oauth/%FF`, { headers: { accept: "application/json" } });
+    expect(client.status).toBe(400);
+    expect(await client.json()).toEqual({ message: "Bad Request", documentation_url: expect.any(String) });
+  });
+
   it("an unknown path is a 404 in the error shape", async () => {
     const res = await fetch(`${t.api}/no/such/path`);
     expect(res.status).toBe(404);
