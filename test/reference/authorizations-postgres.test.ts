@@ -4,36 +4,18 @@
  * one authorization, concurrent get-or-create makes exactly one grant, failed logins count
  * across instances, and a token made on one instance is checked on the other.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminUrl, scratchDatabase } from "./postgres-db.ts";
-import { startServer, type RunningServer } from "../../reference/server.ts";
+import { describe, expect, it } from "vitest";
+import { adminUrl, useTwoInstances } from "./postgres-db.ts";
 import { MAX_FAILED_LOGINS } from "../../reference/http/basic-auth.ts";
 import { basic, DEMO } from "./harness.ts";
 import { call, demoApp, hubot, octocat } from "./authorizations-client.ts";
 
-const db = scratchDatabase("sc_authz");
-
 describe.skipIf(!adminUrl)("the non-web flow on two instances over PostgreSQL", () => {
-  let a: RunningServer;
-  let b: RunningServer;
-  const violations: unknown[] = [];
-
-  beforeAll(async () => {
-    await db.create();
-    const options = { port: 0, authPort: 0, databaseUrl: db.url, seed: "demo" as const, validateResponses: true, onResponseValidationError: (f: unknown) => violations.push(f) };
-    a = await startServer(options);
-    b = await startServer(options);
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.allSettled([a?.close(), b?.close()]);
-    await db.drop();
-    expect(violations).toEqual([]);
-  });
+  const pair = useTwoInstances("sc_authz");
 
   it("creates one authorization for concurrent requests with the same note; the others get 422", async () => {
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call((i % 2 ? a : b).urls.api, "POST", "/authorizations", { auth: octocat, body: { note: "raced" } })),
+      Array.from({ length: 8 }, (_, i) => call((i % 2 ? pair.a : pair.b).urls.api, "POST", "/authorizations", { auth: octocat, body: { note: "raced" } })),
     );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -44,7 +26,7 @@ describe.skipIf(!adminUrl)("the non-web flow on two instances over PostgreSQL", 
   it("get-or-create makes one grant under concurrency: one 201, the rest 200 with the same id", async () => {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        call((i % 2 ? a : b).urls.api, "PUT", `/authorizations/clients/${DEMO.app.clientId}/raced`, { auth: hubot, body: { client_secret: DEMO.app.clientSecret } }),
+        call((i % 2 ? pair.a : pair.b).urls.api, "PUT", `/authorizations/clients/${DEMO.app.clientId}/raced`, { auth: hubot, body: { client_secret: DEMO.app.clientSecret } }),
       ),
     );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
@@ -53,18 +35,18 @@ describe.skipIf(!adminUrl)("the non-web flow on two instances over PostgreSQL", 
   });
 
   it("checks on one instance a token created on the other", async () => {
-    const created = await call(a.urls.api, "PUT", `/authorizations/clients/${DEMO.app.clientId}`, { auth: octocat, body: { client_secret: DEMO.app.clientSecret, scopes: ["repo"] } });
+    const created = await call(pair.a.urls.api, "PUT", `/authorizations/clients/${DEMO.app.clientId}`, { auth: octocat, body: { client_secret: DEMO.app.clientSecret, scopes: ["repo"] } });
     expect(created.status).toBe(201);
-    const checked = await call(b.urls.api, "GET", `/applications/${DEMO.app.clientId}/tokens/${created.body.token}`, { auth: demoApp });
+    const checked = await call(pair.b.urls.api, "GET", `/applications/${DEMO.app.clientId}/tokens/${created.body.token}`, { auth: demoApp });
     expect(checked.status).toBe(200);
     expect(checked.body.user.login).toBe("octocat");
   });
 
   it("counts failed logins across instances", async () => {
     for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
-      expect((await call((i % 2 ? a : b).urls.api, "GET", "/authorizations", { auth: basic("defunkt", "wrong") })).status).toBe(401);
+      expect((await call((i % 2 ? pair.a : pair.b).urls.api, "GET", "/authorizations", { auth: basic("defunkt", "wrong") })).status).toBe(401);
     }
-    expect((await call(a.urls.api, "GET", "/authorizations", { auth: basic(DEMO.defunkt.login, DEMO.defunkt.password) })).status).toBe(403);
-    expect((await call(b.urls.api, "GET", "/authorizations", { auth: basic(DEMO.defunkt.login, DEMO.defunkt.password) })).status).toBe(403);
+    expect((await call(pair.a.urls.api, "GET", "/authorizations", { auth: basic(DEMO.defunkt.login, DEMO.defunkt.password) })).status).toBe(403);
+    expect((await call(pair.b.urls.api, "GET", "/authorizations", { auth: basic(DEMO.defunkt.login, DEMO.defunkt.password) })).status).toBe(403);
   });
 });

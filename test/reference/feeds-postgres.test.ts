@@ -4,70 +4,55 @@
  * recorded through one instance — here written straight into the table, with no in-process
  * signal at all — changes the ETag the other instance serves at once.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { NotModifiedIndex } from "../../reference/feeds/not-modified.ts";
-import { adminUrl, scratchDatabase } from "./postgres-db.ts";
-import { startServer, type RunningServer } from "../../reference/server.ts";
+import { adminUrl, useTwoInstances } from "./postgres-db.ts";
 import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
 
-const db = scratchDatabase("sc_feeds");
-
 describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
-  let a: RunningServer;
-  let b: RunningServer;
+  const pair = useTwoInstances("sc_feeds");
   let token: string;
-  const violations: unknown[] = [];
 
   beforeAll(async () => {
-    await db.create();
-    const options = { port: 0, authPort: 0, databaseUrl: db.url, seed: "demo" as const, validateResponses: true, onResponseValidationError: (f: unknown) => violations.push(f) };
-    a = await startServer(options);
-    b = await startServer(options);
-    await insertEvents(a.db, { actor: "octocat", repo: "octocat/hello-world", count: 3, bump: false }, a.urls.api);
-    token = await tokenFor(a.db, "octocat", ["repo"]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.allSettled([a?.close(), b?.close()]);
-    await db.drop();
-    expect(violations).toEqual([]);
+    await insertEvents(pair.a.db, { actor: "octocat", repo: "octocat/hello-world", count: 3, bump: false }, pair.a.urls.api);
+    token = await tokenFor(pair.a.db, "octocat", ["repo"]);
   });
 
   it("serves a new event from the other instance at once, with a new ETag, then 304", async () => {
     const path = "/repos/octocat/hello-world/events";
-    const first = await fetch(`${b.urls.api}${path}`, { headers: auth(token) });
+    const first = await fetch(`${pair.b.urls.api}${path}`, { headers: auth(token) });
     const etag = first.headers.get("etag")!;
     expect(await eventIds(first)).toHaveLength(3);
-    expect((await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } })).status).toBe(304);
-    const [id] = await insertEvents(a.db, { actor: "octocat", repo: "octocat/hello-world", createdAt: new Date(Date.now() + 1000), bump: false }, a.urls.api);
-    const next = await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } });
+    expect((await fetch(`${pair.b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } })).status).toBe(304);
+    const [id] = await insertEvents(pair.a.db, { actor: "octocat", repo: "octocat/hello-world", createdAt: new Date(Date.now() + 1000), bump: false }, pair.a.urls.api);
+    const next = await fetch(`${pair.b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } });
     expect(next.status).toBe(200);
     const etag2 = next.headers.get("etag")!;
     expect(etag2).not.toBe(etag);
     expect((await eventIds(next))[0]).toBe(String(id));
-    expect((await fetch(`${b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag2 } })).status).toBe(304);
+    expect((await fetch(`${pair.b.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag2 } })).status).toBe(304);
   });
 
   // Here the rate limit is counted in the database, so onSend is asynchronous: a repeated poll the
   // shortcut answered must stop there, or the handler runs too and tries a second answer.
   it("answers a repeated poll once: the polling shortcut's answer is not followed by the handler", async () => {
     const path = "/repos/octocat/hello-world/events";
-    const first = await fetch(`${a.urls.api}${path}`, { headers: auth(token) });
+    const first = await fetch(`${pair.a.urls.api}${path}`, { headers: auth(token) });
     const etag = first.headers.get("etag")!;
     await first.text();
     const remember = vi.spyOn(NotModifiedIndex.prototype, "remember");
     try {
-      expect((await fetch(`${a.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } })).status).toBe(304);
-      const again = await fetch(`${a.urls.api}${path}`, { headers: auth(token) });
+      expect((await fetch(`${pair.a.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": etag } })).status).toBe(304);
+      const again = await fetch(`${pair.a.urls.api}${path}`, { headers: auth(token) });
       expect(again.status).toBe(200);
       await again.text();
       // One request that does go the full way; only its handler may have remembered anything.
-      const stale = await fetch(`${a.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": '"stale"' } });
+      const stale = await fetch(`${pair.a.urls.api}${path}`, { headers: { ...auth(token), "If-None-Match": '"stale"' } });
       expect(stale.status).toBe(200);
       await stale.text();
       expect(remember).toHaveBeenCalledTimes(1);
       // The poll lane needs the counters and the events version in process: on PostgreSQL it never answers.
-      expect(a.lane.answered).toBe(0);
+      expect(pair.a.lane.answered).toBe(0);
     } finally {
       remember.mockRestore();
     }

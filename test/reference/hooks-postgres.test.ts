@@ -4,32 +4,17 @@
  * one service make one hook (one 201, the rest 200 with its id), concurrent webhooks with one URL
  * make one hook (the rest 422 `already_exists`), and both instances share one secret key.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../reference/server.ts";
-import { adminUrl, scratchDatabase } from "./postgres-db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminUrl, useTwoInstances } from "./postgres-db.ts";
 import { client, hookToken, webhook } from "./hooks-fixtures.ts";
 
-const db = scratchDatabase("sc_hooks");
-
 describe.skipIf(!adminUrl)("hook management on two instances over PostgreSQL", () => {
-  let a: RunningServer;
-  let b: RunningServer;
+  const pair = useTwoInstances("sc_hooks");
   let token: string;
-  const violations: unknown[] = [];
-  const on = (i: number) => client(() => (i % 2 ? a : b).urls.api);
+  const on = (i: number) => client(() => (i % 2 ? pair.a : pair.b).urls.api);
 
   beforeAll(async () => {
-    await db.create();
-    const options = { port: 0, authPort: 0, databaseUrl: db.url, seed: "demo" as const, validateResponses: true, onResponseValidationError: (f: unknown) => violations.push(f) };
-    a = await startServer(options);
-    b = await startServer(options);
-    token = await hookToken(a.db, "octocat", ["admin:repo_hook", "admin:org_hook"]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.allSettled([a?.close(), b?.close()]);
-    await db.drop();
-    expect(violations).toEqual([]);
+    token = await hookToken(pair.a.db, "octocat", ["admin:repo_hook", "admin:org_hook"]);
   });
 
   it("installs a service once under concurrency: one 201, the others update it (200, same id)", async () => {
@@ -39,7 +24,7 @@ describe.skipIf(!adminUrl)("hook management on two instances over PostgreSQL", (
     expect(statuses.filter((s) => s === 201), JSON.stringify(answers.map((r) => r.text))).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(7);
     expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
-    const rows = await a.db.query("select 1 from hooks where name = 'travis'");
+    const rows = await pair.a.db.query("select 1 from hooks where name = 'travis'");
     expect(rows).toHaveLength(1);
   });
 
@@ -56,6 +41,6 @@ describe.skipIf(!adminUrl)("hook management on two instances over PostgreSQL", (
     expect(created.status).toBe(201);
     const seen = await on(1)("GET", `/repos/octocat/hello-world/hooks/${created.body.id}`, token);
     expect(seen.body).toMatchObject({ id: created.body.id, config: { url: "https://shared.example/hook" } });
-    expect(await a.db.query("select 1 from server_keys where name = 'hook-secrets'")).toHaveLength(1);
+    expect(await pair.a.db.query("select 1 from server_keys where name = 'hook-secrets'")).toHaveLength(1);
   });
 });
