@@ -30,7 +30,7 @@ import { startDeliveries } from "./deliveries/engine.ts";
 import type { DeliveryOptions } from "./deliveries/options.ts";
 import { faultSet, type Fault } from "./faults.ts";
 import { pastPageRequests } from "./http/past-page-fault.ts";
-import { refuseNulInBodies } from "./http/nul-guard.ts";
+import { refuseUnstorableText } from "./http/text-guard.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -128,7 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
-  const handlers = refuseNulInBodies(apiHandlers(ctx));
+  const handlers = refuseUnstorableText(apiHandlers(ctx));
   const pastPage = faults?.has("pagination-past-300") ? { invalidRequest: pastPageRequests(handlers) } : {};
   registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common, ...pastPage });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).

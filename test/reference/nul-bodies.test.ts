@@ -2,7 +2,7 @@
  * NUL characters (`\u0000`) in otherwise valid input, over real HTTP on the embedded database
  * (PGlite): PostgreSQL text cannot hold NUL, so without a guard these were 500s. Every API-host
  * operation with a JSON body answers 422 `Validation Failed` naming the field with `invalid`
- * (reference/http/nul-guard.ts); the web host's token exchange, sign-in, consent decision and
+ * (reference/http/text-guard.ts); the web host's token exchange, sign-in, consent decision and
  * revoke, and Basic credentials answer their own clear refusals. Table-driven; the table must
  * cover every operation of the contract that takes a JSON body.
  */
@@ -89,6 +89,37 @@ describe("NUL in a JSON body on the API host", () => {
     const reply = await call(t.api, "POST", "/authorizations", { auth: octocat, body: { note: N, scopes: "repo" } });
     expect(reply.status).toBe(422);
     expect(reply.body.errors.map((e: { field: string }) => e.field)).toContain("scopes");
+  });
+});
+
+describe("lone surrogates in a JSON body on the API host", () => {
+  // Written as JSON escapes: JSON.stringify would keep them escaped anyway, and the bytes on the wire are what a client sends.
+  const send = (method: string, path: string, auth: string, json: string) =>
+    fetch(`${t.api}${path}`, { method, headers: { authorization: auth, "content-type": "application/json" }, body: json }).then(async (res) => ({ status: res.status, body: await res.json() }));
+
+  it.each([
+    ["a high surrogate alone", '{"note":"bad \\ud800 value"}'],
+    ["a low surrogate alone", '{"note":"bad \\udc00 value"}'],
+    ["two highs in a row", '{"note":"\\ud83d\\ud83d"}'],
+  ])("%s in a note → 422 invalid on note, nothing stored", async (_what, json) => {
+    const before = await call(t.api, "GET", "/authorizations", { auth: octocat });
+    const reply = await send("POST", "/authorizations", octocat, json);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(422);
+    expect(reply.body.errors).toEqual([expect.objectContaining({ resource: "OauthAccess", field: "note", code: "invalid", message: expect.stringContaining("lone surrogate") })]);
+    expect((await call(t.api, "GET", "/authorizations", { auth: octocat })).body).toHaveLength(before.body.length);
+  });
+
+  it("in a hook config's property name → 422 naming it escaped", async () => {
+    const reply = await send("POST", "/repos/octocat/hello-world/hooks", `token ${token}`, '{"name":"web","config":{"url":"https://receiver.example/s","x\\udfff":"v"}}');
+    expect(reply.status).toBe(422);
+    expect(reply.body.errors).toEqual([expect.objectContaining({ resource: "Hook", field: "config.x\\udfff", code: "invalid" })]);
+  });
+
+  it("a proper pair (an emoji) is stored and read back exactly", async () => {
+    const reply = await send("POST", "/authorizations", octocat, '{"note":"poller \\ud83d\\ude80","scopes":["repo"]}');
+    expect(reply.status).toBe(201);
+    expect(reply.body.note).toBe("poller \u{1F680}");
+    expect((await call(t.api, "GET", `/authorizations/${reply.body.id}`, { auth: octocat })).body.note).toBe("poller \u{1F680}");
   });
 });
 
