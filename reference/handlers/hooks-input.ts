@@ -1,7 +1,7 @@
 /**
  * What a hook create or edit request means, checked beyond what the contract's schemas can say:
  * organization-only events on repository hooks, a service's supported events and config keys,
- * webhook URLs that can actually be delivered to, `*` replacing every other name, and the
+ * webhook URLs that can actually be delivered to (hooks/urls.ts), `*` replacing every other name, and the
  * write-only values — the webhook `secret` and service `password` keys — sealed on the way in,
  * kept when an edit leaves them out and removed by `""` (DECISIONS). The request schemas have
  * already run, so this mostly meets well-typed values; it still refuses anything else with a 422
@@ -11,6 +11,7 @@ import { validationFailed, type ValidationItem } from "../http/errors.ts";
 import { WEB, type ServiceDefinition } from "../hooks/catalog.ts";
 import { DEFAULT_EVENTS, isHookEventName, normalizeEvents, ORGANIZATION_ONLY_EVENTS, WILDCARD } from "../hooks/events.ts";
 import { sealSecret } from "../hooks/secret-box.ts";
+import { urlProblem } from "../hooks/urls.ts";
 import type { HookRow } from "../store/hooks.ts";
 
 /** Where the hook is installed: repository hooks may not take organization-only events. */
@@ -41,9 +42,6 @@ export interface UpdateBody {
   active?: boolean;
 }
 
-/** Longest webhook URL: it is indexed (one webhook per URL), and index entries are bounded. */
-export const MAX_URL_LENGTH = 2048;
-
 export function item(field: string, code: ValidationItem["code"], message: string): ValidationItem {
   return { resource: "Hook", field, code, message };
 }
@@ -53,15 +51,6 @@ export function failed(errors: ValidationItem[]) {
 }
 
 export const urlTaken = () => failed([item("config.url", "already_exists", "A webhook with this URL is already installed here.")]);
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
 
 /** Problems with one list of event names from the request (`field` names it in the 422). */
 function eventErrors(names: readonly string[] | undefined, field: string, place: HookPlace, service: ServiceDefinition | undefined): ValidationItem[] {
@@ -103,7 +92,10 @@ function webConfig(input: Record<string, unknown>, currentSecret: string | null)
   const insecure = text("insecure_ssl") ?? "0";
   const secret = text("secret");
   if (input.url === undefined) errors.push(item("config.url", "missing_field", "config.url is required."));
-  else if (url !== undefined && (url.length > MAX_URL_LENGTH || !isHttpUrl(url))) errors.push(item("config.url", "invalid", `config.url must be an absolute http or https URL of at most ${MAX_URL_LENGTH} characters.`));
+  else if (url !== undefined) {
+    const problem = urlProblem(url);
+    if (problem) errors.push(item("config.url", "invalid", `config.url ${problem}.`));
+  }
   if (contentType !== "json" && contentType !== "form") errors.push(item("config.content_type", "invalid", 'config.content_type must be "json" or "form".'));
   if (insecure !== "0" && insecure !== "1") errors.push(item("config.insecure_ssl", "invalid", 'config.insecure_ssl must be "0" or "1".'));
   if (errors.length > 0 || url === undefined) return { ok: false, errors };
@@ -128,8 +120,8 @@ function serviceConfig(service: ServiceDefinition, input: Record<string, unknown
           ? undefined
           : type === "boolean" && value !== "0" && value !== "1"
             ? `config.${key} must be "0" or "1".`
-            : service.urlKeys.includes(key) && !isHttpUrl(value)
-              ? `config.${key} must be an absolute http or https URL.`
+            : service.urlKeys.includes(key) && urlProblem(value)
+              ? `config.${key} ${urlProblem(value)}.`
               : service.check?.(key, value);
     if (problem) errors.push(item(`config.${key}`, "invalid", problem));
     // "" is no value: a string key left empty, a password removed.

@@ -7,6 +7,7 @@
  * from the token it knows. It does not take pings. Documented in ../README.md.
  */
 import { createHash } from "node:crypto";
+import { urlProblem } from "../urls.ts";
 import type { ServiceDefinition } from "./service.ts";
 
 const SUPPORTED = ["issue_comment", "member", "public", "pull_request", "push"] as const;
@@ -31,11 +32,10 @@ export const travis: ServiceDefinition = {
   urlKeys: [],
   check(key, value) {
     if (key !== "domain" || HOST.test(value)) return undefined;
-    try {
-      const url = new URL(value);
-      if (url.protocol === "http:" || url.protocol === "https:") return undefined;
-    } catch {
-      // Neither a host name nor a URL: refused below.
+    // A full URL is posted to as it is: the rule of every URL a hook posts to (../urls.ts).
+    if (/^https?:\/\//i.test(value)) {
+      const problem = urlProblem(value);
+      return problem ? `domain ${problem}` : undefined;
     }
     return "domain must be a host name or an http(s) URL";
   },
