@@ -2,8 +2,9 @@
  * Pre-serialized feed pages. A feed (one query, at most 300 events) is read once per events
  * version (version.ts) and kept as the event bodies; each page's bytes, parsed value, `Link` and
  * `ETag` are made on first request and kept with it, so a poll costs a version read and a map
- * lookup. Entries are keyed by feed and visibility class (what the viewer may see, not who the
- * viewer is), so every anonymous poller of a feed shares one entry.
+ * lookup. Entries are keyed by feed, visibility class (what the viewer may see, not who the
+ * viewer is) and URL path — the pages' `Link` names it — so every anonymous poller of a feed's URL
+ * shares one entry.
  *
  * An entry also expires after `ttlMs` (freshness.ts) whatever the version: events age out of the 90-day window,
  * and follows or collaborator changes that record no event change what a feed holds. Concurrent

@@ -75,7 +75,9 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const n = page ?? 1;
     const current = await version(raw);
     const limit = ctx.faults?.has("pagination-past-300") ? PAST_300_EVENTS : FEED_MAX_EVENTS;
-    const feed = feedKey(resolved.query);
+    // The canonical path is part of the key: a page's `Link` (and so its ETag) names its URL, and
+    // two URLs can read one feed alike (`/users/:u/events` anonymously and `…/events/public`).
+    const feed = `${feedKey(resolved.query)} ${resolved.path}`;
     const cached = await serving.cache.page(feed, current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now(), limit));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
     const key = ctx.faults?.has("etag-ignored") ? undefined : NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
