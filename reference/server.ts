@@ -17,7 +17,7 @@ import { ViewerCache } from "./http/viewer-cache.ts";
 import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
-import { apiFrameworkErrors, webFrameworkErrors } from "./http/framework-errors.ts";
+import { apiClientErrors, apiFrameworkErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
 import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
@@ -125,7 +125,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
   const viewers = new ViewerCache(db);
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
-  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, serverFactory: serverWithLane(lane) });
+  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));

@@ -5,6 +5,8 @@
  * that accepts `text/html`) with an HTML error page like its others, and anything else (the token
  * endpoint's clients) in the error shape.
  */
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import { DOCUMENTATION_URL } from "./errors.ts";
 import { errorPage } from "../oauth/pages.ts";
@@ -32,3 +34,22 @@ export const webFrameworkErrors: FrameworkErrors = (error, request: FastifyReque
   const page = errorPage(status, message, "This address is not one the server can read. Check the link and try again.");
   (reply as unknown as PlainReply).code(page.status).headers(page.headers).header("content-type", "text/html; charset=utf-8").send(page.body);
 };
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them — headers over the size limit
+ * (an `If-None-Match` of many kilobytes), a malformed request line, a request that took too long —
+ * are answered here, on the socket, in the error shape (Fastify's default writes its own format).
+ * `Connection: close` tells a keep-alive client that this socket is done, as Node's own answer
+ * does; without it the client pools the socket and its next request fails with a hang-up.
+ */
+export function apiClientErrors(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const body = JSON.stringify({ message: STATUS_CODES[status], documentation_url: DOCUMENTATION_URL });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
