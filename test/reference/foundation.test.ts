@@ -58,6 +58,21 @@ describe("token authentication", () => {
     expect(rateHeaders(res).every((h) => h !== null)).toBe(true);
   });
 
+  // DECISIONS, "Basic where an operation does not take it": the header is not read there.
+  it.each([
+    ["right credentials", `Basic ${Buffer.from(`${DEMO.octocat.login}:${DEMO.octocat.password}`).toString("base64")}`],
+    ["garbage", "Basic !!!"],
+  ])("reads Basic (%s) only where the operation takes it: anonymous on a feed, 401 where a token is needed", async (_name, authorization) => {
+    const feed = await fetch(`${t.api}/events`, { headers: { authorization } });
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(feed.headers.get("x-oauth-scopes")).toBeNull();
+    await feed.arrayBuffer();
+    const hooks = await fetch(`${t.api}/repos/octocat/hello-world/hooks`, { headers: { authorization } });
+    expect(hooks.status).toBe(401);
+    expect(await hooks.json()).toEqual({ message: "Requires authentication", documentation_url: expect.any(String) });
+  });
+
   it("refuses a token without an accepted scope with 403 naming the scopes", async () => {
     const token = await tokenFor(t, "octocat", ["gist"]);
     const res = await fetch(`${t.api}/repos/octocat/hello-world/hooks`, { headers: { Authorization: `token ${token}` } });
