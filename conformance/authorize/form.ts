@@ -71,6 +71,11 @@ function buttonMatcher(spec: string | undefined, fallback: RegExp): (b: SubmitBu
 const APPROVE_TEXT = /\b(authori[sz]e|approve|allow|accept|grant)\b/i;
 const DENY_TEXT = /\b(deny|cancel|reject|decline)\b/i;
 
+function mask(text: string, secret: string): string {
+  const encoded = new URLSearchParams({ s: secret }).toString().slice(2);
+  return text.split(encoded).join("***");
+}
+
 function snippet(text: string): string {
   return text.replace(/\s+/g, " ").slice(0, 300);
 }
@@ -130,18 +135,24 @@ export async function authorizeWithForm(profile: Profile, authUrl: string, query
     const cookie = jar.header();
     const headers: Record<string, string> = { accept: HTML_ACCEPT, origin: page.origin, referer: page.href, ...(cookie ? { cookie } : {}) };
     let res: HttpResponse;
-    if (form.method === "GET") {
-      for (const [k, v] of Object.entries(data)) action.searchParams.set(k, v);
-      res = await http.request({ method: "GET", path: action.href, headers });
-    } else {
-      res = await http.request({ method: "POST", path: action.href, headers, form: data });
-    }
-    // The password must not reach reports through the recorded exchange.
-    const last = http.last;
-    if (secret && last) {
-      const encoded = new URLSearchParams({ s: secret }).toString().slice(2);
-      if (last.requestBody) last.requestBody = last.requestBody.split(encoded).join("***");
-      last.url = last.url.split(encoded).join("***");
+    try {
+      if (form.method === "GET") {
+        for (const [k, v] of Object.entries(data)) action.searchParams.set(k, v);
+        res = await http.request({ method: "GET", path: action.href, headers });
+      } else {
+        res = await http.request({ method: "POST", path: action.href, headers, form: data });
+      }
+    } catch (error) {
+      // A request that got no answer names its URL in the failure (a GET form's carries the password).
+      if (secret && error instanceof Error) error.message = mask(error.message, secret);
+      throw error;
+    } finally {
+      // The password must not reach reports through the recorded exchange or the request sent.
+      for (const sent of [http.last, http.lastSent]) {
+        if (!secret || !sent) continue;
+        if (sent.requestBody) sent.requestBody = mask(sent.requestBody, secret);
+        sent.url = mask(sent.url, secret);
+      }
     }
     jar.remember(res.headers);
     url = action;

@@ -52,17 +52,51 @@ export interface HttpResponse {
   exchange: Exchange;
 }
 
+/** How long one request may take, answer and body, unless the run says otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+export interface HttpClientLimits {
+  /** Per request, from sending it to the end of the body; default 10 s. */
+  timeoutMs?: number;
+  /** Aborted when the case is over (its time limit passed): nothing it started keeps running. */
+  signal?: AbortSignal;
+}
+
+/** A request as sent, whether or not an answer came: enough for a curl line. */
+export type SentRequest = Pick<Exchange, "method" | "url" | "requestHeaders" | "requestBody">;
+
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
+  /** The last request sent, answered or not (a request that got no answer has no Exchange). */
+  lastSent: SentRequest | undefined;
+  readonly timeoutMs: number;
 
   constructor(
     readonly baseUrl: string,
     readonly authUrl: string,
     private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
+    private readonly limits: HttpClientLimits = {},
+  ) {
+    this.timeoutMs = limits.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
 
   get last(): Exchange | undefined {
     return this.exchanges.at(-1);
+  }
+
+  /** A signal for one request: the request time-out, and the end of the case. */
+  signal(): AbortSignal {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    return this.limits.signal ? AbortSignal.any([timeout, this.limits.signal]) : timeout;
+  }
+
+  /** The CaseFailure for a request that got no (complete) answer: a time-out says so plainly. */
+  noAnswer(method: string, url: string, error: unknown): CaseFailure {
+    const e = error as Error & { cause?: unknown };
+    if (e?.name === "TimeoutError") {
+      return new CaseFailure(`no answer within ${seconds(this.timeoutMs)}: ${method} ${url}`, { expected: `an answer within ${seconds(this.timeoutMs)}`, actual: "no answer (the request was abandoned)" });
+    }
+    return new CaseFailure(`request failed: ${method} ${url}: ${e?.message ?? String(error)}`, { expected: "an HTTP response", actual: String(e?.cause ?? error) });
   }
 
   url(options: RequestOptions): string {
@@ -96,13 +130,15 @@ export class HttpClient {
       body = new URLSearchParams(options.form).toString();
       headers["content-type"] ??= "application/x-www-form-urlencoded";
     }
+    this.lastSent = { method, url, requestHeaders: headers, requestBody: body };
     let res: Response;
+    let text: string;
     try {
-      res = await this.fetchImpl(url, { method, headers, body, redirect: "manual" });
+      res = await this.fetchImpl(url, { method, headers, body, redirect: "manual", signal: this.signal() });
+      text = await res.text();
     } catch (error) {
-      throw new CaseFailure(`request failed: ${method} ${url}: ${(error as Error).message}`, { expected: "an HTTP response", actual: String((error as Error).cause ?? error) });
+      throw this.noAnswer(method, url, error);
     }
-    const text = await res.text();
     return this.record({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseText: text }, res.headers, op && options.validate !== false ? options.operationId : undefined);
   }
 
@@ -116,6 +152,7 @@ export class HttpClient {
     headers.forEach((v, k) => (responseHeaders[k] = v));
     const exchange: Exchange = { method, url, requestHeaders: sent.requestHeaders, requestBody: sent.requestBody, status, responseHeaders, responseText: text };
     this.exchanges.push(exchange);
+    this.lastSent = exchange;
     const response: HttpResponse = {
       status,
       headers,
@@ -132,6 +169,10 @@ export class HttpClient {
     if (validateAs) checkContract(validateAs, response);
     return response;
   }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function lower(headers: Record<string, string>): Record<string, string> {
@@ -163,7 +204,7 @@ function checkContract(operationId: OperationId, response: HttpResponse): void {
 }
 
 /** A curl command reproducing an exchange. */
-export function curlOf(e: Exchange): string {
+export function curlOf(e: SentRequest): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const parts = ["curl", "-i", "-X", e.method, q(e.url)];
   for (const [k, v] of Object.entries(e.requestHeaders)) parts.push("-H", q(`${k}: ${v}`));

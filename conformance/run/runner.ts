@@ -37,6 +37,8 @@ export interface SuiteOptions {
   skip?: string | readonly string[];
   /** Per case; default 30 s. */
   timeoutMs?: number;
+  /** Per request, from sending it to the end of its body; default 10 s. */
+  requestTimeoutMs?: number;
   /** Where the built-in webhook receiver listens (default 127.0.0.1); false: no receiver. */
   receiverHost?: string | false;
   /** A receiver to use instead of starting one (the caller closes it). */
@@ -56,12 +58,16 @@ class CaseTimeout extends Error {
   override name = "CaseTimeout";
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CaseTimeout(`the case did not finish within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new CaseTimeout(`the case did not finish within ${ms} ms`));
+    }, ms);
   });
-  // A timed-out case keeps running unobserved; its eventual rejection must not crash the process.
+  // A timed-out case is abandoned (its requests aborted through onTimeout); its eventual
+  // rejection must not crash the process.
   work.catch(() => undefined);
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
@@ -75,7 +81,8 @@ function isSkip(error: unknown): error is SkipCase {
 }
 
 function failureOf(error: unknown, http: HttpClient, timeoutMs: number): FailureDetail {
-  const last = http.last;
+  // The last request sent, answered or not: for a request that hung, that one, not the one before.
+  const last = http.lastSent;
   const curl = last ? curlOf(last) : undefined;
   if (isFailure(error)) {
     const { expected, actual, pointer } = error.detail;
@@ -94,11 +101,12 @@ async function runOne(c: Case, run: RunResources, facilities: RunFacilities, tim
   const notes: string[] = [];
   const reason = unmetNeed(c.needs, run.profile, facilities);
   if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes };
-  const ctx = caseContext(run, notes);
+  const abandon = new AbortController();
+  const ctx = caseContext(run, notes, abandon.signal);
   const started = performance.now();
   let outcome: Pick<CaseResult, "status" | "reason" | "failure">;
   try {
-    await withTimeout(Promise.resolve().then(() => c.run(ctx)), timeoutMs);
+    await withTimeout(Promise.resolve().then(() => c.run(ctx)), timeoutMs, () => abandon.abort(new CaseTimeout("the case's time is up")));
     outcome = { status: "passed" };
   } catch (error) {
     outcome = isSkip(error) ? { status: "skipped", reason: error.message } : { status: "failed", failure: failureOf(error, ctx.http, timeoutMs) };
@@ -136,7 +144,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     }
   }
   const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl);
-  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch };
+  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs };
 
   const results: CaseResult[] = [];
   options.onProgress?.({ type: "start", total: selected.length, target });

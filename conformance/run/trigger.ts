@@ -15,6 +15,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Profile, TriggerStep } from "../core/profile.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
+import type { HttpClient } from "../core/http.ts";
 
 /** How long one command step may run. */
 export const COMMAND_TIMEOUT_MS = 60_000;
@@ -23,6 +24,8 @@ export interface TriggerOptions {
   profile: Profile;
   baseUrl: string;
   fetch?: typeof fetch;
+  /** The case's client: its request time-out and abort signal bound the trigger's requests too. */
+  http?: HttpClient;
 }
 
 function builtIns(profile: Profile, event: string): Record<string, string> {
@@ -87,12 +90,17 @@ async function httpStep(step: Extract<TriggerStep, { http: unknown }>["http"], p
   }
   const method = step.method.toUpperCase();
   let res: Response;
+  let text: string;
   try {
-    res = await (options.fetch ?? fetch)(url, { method, headers, body, redirect: "manual" });
+    res = await (options.fetch ?? fetch)(url, { method, headers, body, redirect: "manual", ...(options.http ? { signal: options.http.signal() } : {}) });
+    text = await res.text();
   } catch (error) {
+    if ((error as Error).name === "TimeoutError" && options.http) {
+      const failure = options.http.noAnswer(method, url, error);
+      throw new CaseFailure(`trigger "${event}": ${failure.message}`, failure.detail);
+    }
     throw new CaseFailure(`trigger "${event}": ${method} ${url} failed: ${(error as Error).message}`, { expected: "an HTTP response", actual: String((error as Error).cause ?? error) });
   }
-  const text = await res.text();
   if (res.status < 200 || res.status > 299) {
     throw new CaseFailure(`trigger "${event}": ${method} ${url} answered ${res.status}`, { expected: "2xx", actual: `${res.status} ${text.slice(0, 300)}` });
   }

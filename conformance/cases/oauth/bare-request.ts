@@ -6,19 +6,20 @@
  */
 import { request } from "undici";
 import type { HttpResponse, OperationId } from "../../core/http.ts";
-import { CaseFailure } from "../../core/failure.ts";
 import type { CaseContext } from "../../core/types.ts";
 
 export async function postFormWithoutAccept(ctx: CaseContext, operationId: OperationId, url: string, fields: Record<string, string>): Promise<HttpResponse> {
   const body = new URLSearchParams(fields).toString();
   const requestHeaders = { "content-type": "application/x-www-form-urlencoded" };
   let res: Awaited<ReturnType<typeof request>>;
+  ctx.http.lastSent = { method: "POST", url, requestHeaders, requestBody: body };
+  let text: string;
   try {
-    res = await request(url, { method: "POST", headers: requestHeaders, body });
+    res = await request(url, { method: "POST", headers: requestHeaders, body, signal: ctx.http.signal() });
+    text = await res.body.text();
   } catch (error) {
-    throw new CaseFailure(`request failed: POST ${url}: ${(error as Error).message}`, { expected: "an HTTP response", actual: (error as Error).message });
+    throw ctx.http.noAnswer("POST", url, error);
   }
-  const text = await res.body.text();
   const headers = new Headers();
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of [v].flat()) headers.append(k, String(one));
   return ctx.http.record({ method: "POST", url, requestHeaders, requestBody: body, status: res.statusCode, responseText: text }, headers, operationId);
