@@ -3,9 +3,11 @@
  * a profile saying what it may use there) or, with `--reference`, against the reference server
  * started on a temporary in-memory database. Progress on the console as cases finish, then the
  * chosen reports. Exit 0 when every selected case passes (skips allowed), 1 when any fails, 2 for
- * bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing
- * — or a target that does not answer.
+ * bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing,
+ * a report folder that cannot be written — or a target that does not answer. Every request has a
+ * time limit (--request-timeout), so a target that never answers fails cases, not the run.
  */
+import { accessSync, constants, mkdirSync } from "node:fs";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
@@ -20,6 +22,7 @@ interface ConformanceOptions {
   out: string;
   receiverHost: string;
   caseTimeout: string;
+  requestTimeout: string;
   reference?: boolean;
 }
 
@@ -41,11 +44,25 @@ function parseSeconds(flag: string, value: string): number {
   return Math.round(n * 1000);
 }
 
+/** Makes sure the report folder can be written before the run, not after it. */
+function writableOut(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`cannot write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
 const HELP = `
-Exit codes: 0 every selected case passed (skips allowed), 1 a case failed, 2 bad usage or an
-unreachable target. Patterns for --only/--skip are comma-separated globs over case IDs or area
-names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile format: conformance/README.md and
-spec/conformance-profile.schema.json.
+Exit codes: 0 every selected case passed (skips allowed), 1 a case failed, 2 bad usage (also an
+--out folder that cannot be written) or an unreachable target. Patterns for --only/--skip are
+comma-separated globs over case IDs or area names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile says what the suite may use on your
+target: users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user),
+optionally a second user, an OAuth app, an org, a public and a private repository, an issue, an
+authorize driver, and triggers that make events happen; a case whose needs are missing is
+skipped with the field to fill in. Format: conformance/README.md and
+spec/conformance-profile.schema.json; conformance/profiles/example.yaml is a full one.
 
 Examples:
   service-contract conformance --reference --reporter console,html --out report
@@ -65,6 +82,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--out <dir>", "folder for junit.xml, results.json and report.html", "report")
     .option("--receiver-host <address>", "address of the built-in webhook receiver (must be reachable from the target)", "127.0.0.1")
     .option("--case-timeout <seconds>", "time limit of one case", "30")
+    .option("--request-timeout <seconds>", "time limit of one request, answer and body (a target that never answers fails the case)", "10")
     .option("--reference", "start the reference server on a temporary database and run against it")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
@@ -76,6 +94,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
         throw new UsageError((error as Error).message);
       }
       const timeoutMs = parseSeconds("--case-timeout", opts.caseTimeout);
+      const requestTimeoutMs = parseSeconds("--request-timeout", opts.requestTimeout);
       const { ALL_CASES } = await import("../../conformance/cases/index.ts");
       const { selectCases } = await import("../../conformance/run/select.ts");
       const { selected, unmatched } = selectCases(ALL_CASES, opts.only, opts.skip);
@@ -83,7 +102,8 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
 
       const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
-      const suite = { only: opts.only, skip: opts.skip, timeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+      if (reporters.some((r) => r !== "console")) writableOut(opts.out);
+      const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
       let summary;
       if (opts.reference) {
@@ -105,7 +125,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
           throw error;
         }
         const { checkReachable } = await import("../../conformance/run/preflight.ts");
-        const unreachable = await checkReachable([baseUrl, authUrl]);
+        const unreachable = await checkReachable([...new Set([baseUrl, authUrl])]);
         if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
         const { runSuite } = await import("../../conformance/run/runner.ts");
         summary = await runSuite({ ...suite, baseUrl, authUrl, profile });

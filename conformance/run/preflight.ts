@@ -17,10 +17,17 @@ export async function checkReachable(urls: readonly string[], timeoutMs = 5000, 
         return undefined;
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (error as Error).message);
+        let reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (error as Error).message);
+        // The fetch standard's "bad ports" (6000, 6665-6669, 10080, …): refused without connecting.
+        if (reason === "bad port") reason = `port ${portOf(url)} is one fetch refuses to connect to (a "bad port" of the fetch standard): serve the target on another port`;
         return { url, reason };
       }
     }),
   );
   return results.filter((r): r is Unreachable => r !== undefined);
+}
+
+function portOf(url: string): string {
+  const u = new URL(url);
+  return u.port || (u.protocol === "https:" ? "443" : "80");
 }
