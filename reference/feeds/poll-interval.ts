@@ -15,7 +15,6 @@ const STEPS: readonly [perSecond: number, interval: number][] = [
 ];
 /** The longest interval the server ever asks for; the feed caches outlive it (freshness.ts). */
 export const POLL_TOP = 180;
-const TOP = POLL_TOP;
 
 export class PollInterval {
   private readonly buckets = new Array<number>(WINDOW_SECONDS).fill(0);
@@ -35,7 +34,7 @@ export class PollInterval {
     this.advance();
     const perSecond = this.buckets.reduce((a, b) => a + b, 0) / WINDOW_SECONDS;
     for (const [limit, interval] of STEPS) if (perSecond < limit) return interval;
-    return TOP;
+    return POLL_TOP;
   }
 
   private advance(): void {

@@ -41,10 +41,6 @@ export interface ApiHooksOptions {
   viewers: ViewerCache;
 }
 
-function limitFor(viewer: Viewer): number {
-  return callerLimit(viewer.user?.id);
-}
-
 // Header names on the hot path are given lower-cased, as Fastify keeps (and sends) them anyway:
 // lower-casing a name that is already lower case makes no new string per response.
 function setRateHeaders(reply: FastifyReply, state: RateState): void {
@@ -68,7 +64,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
     // An application authenticated with its client credentials is limited like a user, per application.
     const client = request.basic?.kind === "app" ? request.basic.app : undefined;
     request.rateKey = client && !request.viewer.user ? `app:${client.id}` : callerRateKey(request.viewer.user?.id, request.ip);
-    request.rateLimit = client ? AUTHENTICATED_LIMIT : limitFor(request.viewer);
+    request.rateLimit = client ? AUTHENTICATED_LIMIT : callerLimit(request.viewer.user?.id);
   }
 
   /** Keep the rate state; answer the request when it must stop here. True when it goes on. */
@@ -175,7 +171,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
 
   async function settleSlowly(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const key = request.rateKey || callerRateKey(undefined, request.ip);
-    const limit = request.rateLimit || limitFor(request.viewer ?? ANONYMOUS);
+    const limit = request.rateLimit || callerLimit(request.viewer?.user?.id);
     let state = request.rate ?? (await limiter.peek(key, limit));
     if (counts(reply, state)) {
       if (remaining(state) === 0) return refuseExhausted(request, reply, state);

@@ -8,31 +8,30 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
-import { DOCUMENTATION_URL } from "./errors.ts";
+import { errorBody } from "./errors.ts";
 import { errorPage } from "../oauth/pages.ts";
+import { sendPage } from "../oauth/forms.ts";
 
 type FrameworkErrors = NonNullable<FastifyServerOptions["frameworkErrors"]>;
 
-// Fastify types the reply by route generics these handlers have none of.
-type PlainReply = { code(n: number): PlainReply; headers(h: Record<string, string>): PlainReply; header(name: string, value: string): PlainReply; send(body: unknown): void };
-
+/** The refusal's status (a 4xx; anything else reads as 400) and its reason phrase, the message. */
 function refusal(error: unknown): { status: number; message: string } {
   const code = (error as { statusCode?: number }).statusCode;
   const status = code && code >= 400 && code < 500 ? code : 400;
-  return { status, message: status === 414 ? "URI Too Long" : "Bad Request" };
+  return { status, message: STATUS_CODES[status] ?? "Bad Request" };
 }
 
 export const apiFrameworkErrors: FrameworkErrors = (error, _request, reply) => {
   const { status, message } = refusal(error);
-  (reply as unknown as PlainReply).code(status).send({ message, documentation_url: DOCUMENTATION_URL });
+  // Fastify types the reply by route generics this handler has none of.
+  void (reply as unknown as FastifyReply).code(status).send(errorBody(message));
 };
 
 export const webFrameworkErrors: FrameworkErrors = (error, request: FastifyRequest, reply: FastifyReply) => {
   const accept = request.headers.accept;
   if (typeof accept !== "string" || !accept.includes("text/html")) return apiFrameworkErrors(error, request, reply);
   const { status, message } = refusal(error);
-  const page = errorPage(status, message, "This address is not one the server can read. Check the link and try again.");
-  (reply as unknown as PlainReply).code(page.status).headers(page.headers).header("content-type", "text/html; charset=utf-8").send(page.body);
+  void sendPage(reply, errorPage(status, message, "This address is not one the server can read. Check the link and try again."));
 };
 
 /**
@@ -45,7 +44,7 @@ export const webFrameworkErrors: FrameworkErrors = (error, request: FastifyReque
 export function apiClientErrors(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const body = JSON.stringify({ message: STATUS_CODES[status], documentation_url: DOCUMENTATION_URL });
+  const body = JSON.stringify(errorBody(STATUS_CODES[status]!));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

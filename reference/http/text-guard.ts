@@ -46,7 +46,8 @@ export function unstorableField(value: unknown, path = ""): { field: string; pro
   if (value !== null && typeof value === "object") {
     for (const [key, child] of Object.entries(value)) {
       const problem = unstorable(key);
-      const here = path ? `${path}.${problem ? shownName(key) : key}` : problem ? shownName(key) : key;
+      const name = problem ? shownName(key) : key;
+      const here = path ? `${path}.${name}` : name;
       if (problem) return { field: here, problem };
       const found = unstorableField(child, here);
       if (found !== undefined) return found;

@@ -43,6 +43,11 @@ async function etagOf(path: string, headers: Record<string, string> = {}): Promi
 }
 
 describe("the poll lane", () => {
+  it("sits in a server that keeps the settings Fastify gives its own (keep-alive 72 s, not Node's 5 s)", () => {
+    expect(t.server.api.server.keepAliveTimeout).toBe(72_000);
+    expect(t.server.api.initialConfig.keepAliveTimeout).toBe(72_000);
+  });
+
   it("answers a repeated conditional poll with the full path's 304, header for header", async () => {
     // A URL this anonymous caller was never served: the first 304 comes from the full path.
     const path = `${PUBLIC}?per_page=30`;
