@@ -177,8 +177,33 @@ export function validateResponse(operationId, status, body, options = {}) {
 }
 
 /**
+ * Coercion reads numbers as `Number()` does, which also takes `0x10`, `0b1`, `+1`, surrounding
+ * spaces and `Infinity`. A number must be written in decimal, as JSON writes it (leading zeros
+ * allowed), and be finite: `/issues/0x10` is issue 16 to one reader and nothing to another. The
+ * first value coerced to a number from another spelling, as a failed result; undefined if none.
+ */
+const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+function undecimal(raw, coerced, prefix) {
+  for (const name in coerced) {
+    const value = coerced[name];
+    if (typeof value !== "number") continue;
+    const text = raw[name];
+    if (typeof text === "string" && (!DECIMAL.test(text) || !Number.isFinite(value))) return fail(`${prefix}/${name}`, "must be a decimal number");
+  }
+  return undefined;
+}
+
+/** The validation of path or query values, then the spelling of those coerced to numbers. */
+function runParameters(validate, raw, coerced, prefix) {
+  const result = run(validate, coerced, prefix);
+  return (result.valid && undecimal(raw, coerced, prefix)) || result;
+}
+
+/**
  * Validate a request to an operation: path, query and header values (strings, as they arrive,
- * coerced to their schema types) and the body for its content type.
+ * coerced to their schema types; numbers must be written in decimal) and the body for its
+ * content type.
  */
 export function validateRequest(operationId, request = {}) {
   if (!hasOwn(operations, operationId)) return fail("", `unknown operation ${JSON.stringify(operationId)}`);
@@ -186,8 +211,8 @@ export function validateRequest(operationId, request = {}) {
   const headers = lowerCaseHeaders(request.headers);
   const coerced = { path: { ...(request.path ?? {}) }, query: { ...(request.query ?? {}) }, headers };
   const results = [];
-  if (spec.path) results.push(run(spec.path, coerced.path, "/path"));
-  if (spec.query) results.push(run(spec.query, coerced.query, "/query"));
+  if (spec.path) results.push(runParameters(spec.path, request.path ?? {}, coerced.path, "/path"));
+  if (spec.query) results.push(runParameters(spec.query, request.query ?? {}, coerced.query, "/query"));
   if (spec.headers) results.push(run(spec.headers, coerced.headers, "/headers"));
   const types = Object.keys(spec.body);
   const empty = request.body === undefined || request.body === null || request.body === "";

@@ -6,7 +6,7 @@
  *
  * Refusals, in the contract's error shape: a path parameter the contract does not allow → 404
  * (`/hooks/abc` names no resource, as the service answers); a bad query, header or body value →
- * 422 `Validation Failed` (a number not written in decimal, `0x10`, counts as bad in both); unparseable JSON → 400 `Problems parsing JSON`; a body in a media type
+ * 422 `Validation Failed` (the validators refuse a number not written in decimal, `0x10`); unparseable JSON → 400 `Problems parsing JSON`; a body in a media type
  * the operation does not accept → 415; a body over `bodyLimit` → 413; an unknown path, and a known
  * path with a method it does not have → 404 (the service answers 404, not 405); an operation
  * without a handler → 501; a handler that throws → 500 without any detail. `invalidRequest`
@@ -114,25 +114,6 @@ function nulParameter(request: FastifyRequest): { in: "path" } | { in: "query"; 
   return undefined;
 }
 
-/**
- * The validators coerce path and query strings to numbers as `Number()` reads them, which also
- * takes `0x10`, `0b1`, `+1`, surrounding spaces and `Infinity`. A number must be written in
- * decimal, as JSON writes it (leading zeros allowed), and be finite: `/issues/0x10` is issue 16 to
- * one reader and nothing to another, so it names nothing. The first parameter spelled otherwise,
- * or undefined.
- */
-const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-function undecimal(raw: Record<string, unknown>, coerced: Record<string, unknown>): string | undefined {
-  for (const name in coerced) {
-    const value = coerced[name];
-    if (typeof value !== "number") continue;
-    const text = raw[name];
-    if (typeof text === "string" && (!DECIMAL.test(text) || !Number.isFinite(value))) return name;
-  }
-  return undefined;
-}
-
 export function registerRouteTable(app: FastifyInstance, table: RouteTable, handlers: Readonly<Record<string, AnyHandler | undefined>>, options: RuntimeOptions): void {
   checkHandlers(table, handlers, options.host);
   const documentationUrl = options.documentationUrl ?? DEFAULT_DOCUMENTATION_URL;
@@ -187,9 +168,6 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
       if (verdict.errors.some((e) => e.path.startsWith("/path/"))) return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
       return fail(route, request, reply, 422, validationFailed(route, verdict.errors, documentationUrl));
     }
-    if (undecimal(request.params as Record<string, unknown>, verdict.value.path) !== undefined) return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
-    const spelled = undecimal((request.query ?? {}) as Record<string, unknown>, verdict.value.query);
-    if (spelled !== undefined) return fail(route, request, reply, 422, validationFailed(route, [{ path: `/query/${spelled}`, message: "must be a decimal number" }], documentationUrl));
     const handler = handlers[route.operationId];
     if (!handler) return sendError(reply, 501, errorBody(`Not Implemented: ${route.operationId}`, documentationUrl));
     const input: AnyRequest = {

@@ -82,10 +82,22 @@ describe("validateRequest", () => {
     ["page beyond 10", { query: { page: "11" } }, "/query/page"],
     ["page 0", { query: { page: "0" } }, "/query/page"],
     ["page that is not a number", { query: { page: "abc" } }, "/query/page"],
+    ["page in hexadecimal", { query: { page: "0x2" } }, "/query/page"],
+    ["page with a sign", { query: { page: "+2" } }, "/query/page"],
+    ["page with a space", { query: { page: " 2" } }, "/query/page"],
   ])("rejects %s", (_name, request, path) => {
     const result = validateRequest("listPublicEvents", request);
     expect(result.valid).toBe(false);
     if (!result.valid) expect(result.errors.map((e) => e.path)).toContain(path);
+  });
+
+  it("refuses a path number not written in decimal, and takes one with leading zeros", () => {
+    const hex = validateRequest("listIssueEventsForIssue", { path: { owner: "octocat", repo: "hello-world", issue_number: "0x10" } });
+    expect(hex.valid).toBe(false);
+    if (!hex.valid) expect(hex.errors).toEqual([{ path: "/path/issue_number", message: "must be a decimal number" }]);
+    const padded = validateRequest("listIssueEventsForIssue", { path: { owner: "octocat", repo: "hello-world", issue_number: "016" } });
+    expect(padded.valid).toBe(true);
+    if (padded.valid) expect(padded.value.path).toMatchObject({ issue_number: 16 });
   });
 
   it("requires the hook create body and checks it", () => {
