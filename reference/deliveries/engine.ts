@@ -64,7 +64,7 @@ export async function startDeliveries(db: Database, urls: Urls, options: EngineO
         await housekeeping.start();
       }
       const h = housekeeping;
-      const w = new DeliveryWorker(engineDb, boss, resolved, { ...(payloads ? { payloads } : {}), ...(h ? { onWritten: (n: number) => h.written(n) } : {}) });
+      const w = new DeliveryWorker(engineDb, boss, resolved, { payloads, onWritten: h && ((n: number) => h.written(n)) });
       worker = w;
       if (db.kind === "postgres" && options.databaseUrl) wakeups = await listenForWakeups(options.databaseUrl, WAKE_CHANNEL, () => w.wake(), resolved.onError);
       w.start();
@@ -77,9 +77,9 @@ export async function startDeliveries(db: Database, urls: Urls, options: EngineO
   const w = worker;
   const queue = new DeliveryQueue(boss, urls, {
     notify: db.kind === "postgres",
-    ...(payloads ? { payloads } : {}),
+    payloads,
     // On PGlite the worker's next read waits for the enqueuing transaction, so it sees the job.
-    ...(w && db.kind === "pglite" ? { wake: () => w.wake() } : {}),
+    wake: w && db.kind === "pglite" ? () => w.wake() : undefined,
   });
   let stopping: Promise<void> | undefined;
   return {

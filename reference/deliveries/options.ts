@@ -60,15 +60,29 @@ function reportError(error: unknown): void {
   process.stderr.write(`deliveries: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
+/** Time kept for writing an attempt's outcome before its job could expire. */
+const WRITE_MS = 1000;
+/** The least time a fetched job may wait for a slot (resolveOptions keeps the expiry high enough). */
+const MIN_SLOT_WAIT_MS = 1000;
+
+/**
+ * How long a fetched job may wait in the worker for a slot: started later, its attempt (up to
+ * `timeoutMs`) and the writing of its outcome could outlast its expiry, and pg-boss would hand
+ * it out again while it is being sent. Resolved options keep it at MIN_SLOT_WAIT_MS or more.
+ */
+export function slotWaitMs(options: Pick<ResolvedDeliveryOptions, "expireInSeconds" | "timeoutMs">): number {
+  return options.expireInSeconds * 1000 - options.timeoutMs - WRITE_MS;
+}
+
 export function resolveOptions(options: DeliveryOptions = {}): ResolvedDeliveryOptions {
   const timeoutMs = options.timeoutMs ?? 10_000;
   return {
     schedule: { ...DEFAULT_SCHEDULE, ...options.schedule },
     timeoutMs,
-    // pg-boss counts whole seconds; an active job must outlive the longest attempt, plus a second
-    // to write its outcome and a second it may wait for a slot (worker.ts hands back a job that
-    // waited longer than that margin; with no margin it would hand back every job it fetched).
-    expireInSeconds: Math.max(options.expireInSeconds ?? 30, Math.ceil(timeoutMs / 1000) + 2),
+    // pg-boss counts whole seconds; an active job must outlive the longest attempt, plus the time
+    // to write its outcome and at least MIN_SLOT_WAIT_MS it may wait for a slot (worker.ts hands
+    // back a job that waited longer than slotWaitMs; with none it would hand back every job).
+    expireInSeconds: Math.max(options.expireInSeconds ?? 30, Math.ceil((timeoutMs + WRITE_MS + MIN_SLOT_WAIT_MS) / 1000)),
     concurrency: options.concurrency ?? 16,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,

@@ -17,7 +17,7 @@ import { loadSecretKey } from "../hooks/secret-box.ts";
 import type { LastResponse } from "../store/hooks.ts";
 import { DELIVERY_QUEUE, type DeliveryJobData } from "./boss.ts";
 import { failJobs } from "./boss-calls.ts";
-import type { ResolvedDeliveryOptions } from "./options.ts";
+import { slotWaitMs, type ResolvedDeliveryOptions } from "./options.ts";
 import { FetchSize } from "./fetch-size.ts";
 import type { PendingDelivery, PendingPayloads } from "./payloads.ts";
 import { Recorder, type Finished } from "./recorder.ts";
@@ -48,6 +48,8 @@ export class DeliveryWorker {
   readonly #options: ResolvedDeliveryOptions;
   readonly #recorder: Recorder;
   readonly #fetchSize: FetchSize;
+  /** How long a fetched job may wait for a slot (options.ts). */
+  readonly #slotWaitMs: number;
   readonly #payloads: PendingPayloads | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #ready: Ready[] = [];
@@ -65,7 +67,8 @@ export class DeliveryWorker {
     this.#boss = boss;
     this.#options = options;
     this.#fetchSize = new FetchSize(options.concurrency, options.expireInSeconds);
-    this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at), ...(local.onWritten ? { onWritten: local.onWritten } : {}) });
+    this.#slotWaitMs = slotWaitMs(options);
+    this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at), onWritten: local.onWritten });
     // Every attempt in flight listens for the shutdown.
     setMaxListeners(0, this.#shutdown.signal);
   }
@@ -144,11 +147,10 @@ export class DeliveryWorker {
   }
 
   #dispatch(): void {
-    // Started now, an attempt may run `timeoutMs`: a job waiting longer than what is left of its
-    // expiry (less a second for writing the outcome) would expire while being sent.
-    // options.ts keeps the margin at a second or more; without one nothing could ever be sent.
-    const margin = this.#options.expireInSeconds * 1000 - this.#options.timeoutMs - 1000;
-    if (margin > 0 && this.#ready.length > 0 && this.#ready[0]!.fetchedAt < performance.now() - margin) {
+    // Started now, an attempt may run `timeoutMs`: a job that waited longer than slotWaitMs
+    // would expire while being sent. resolveOptions keeps that a second or more, so a job
+    // fetched just now is always sent (with no margin nothing could ever be).
+    if (this.#ready.length > 0 && this.#ready[0]!.fetchedAt < performance.now() - this.#slotWaitMs) {
       // pg-boss retries them (after the queue's retry delay), as after a crash.
       const back = this.#ready.splice(0);
       void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);

@@ -5,7 +5,7 @@
  * SERVICE_CONTRACT_DELIVERIES variable's errors.
  */
 import { describe, expect, it } from "vitest";
-import { optionsFromEnv, resolveOptions } from "../../reference/deliveries/options.ts";
+import { optionsFromEnv, resolveOptions, slotWaitMs } from "../../reference/deliveries/options.ts";
 
 describe("resolveOptions", () => {
   it("defaults to the documented schedule, a 10 s time-out and a 30 s expiry", () => {
@@ -14,15 +14,16 @@ describe("resolveOptions", () => {
   });
 
   it.each([
-    [{ timeoutMs: 5000, expireInSeconds: 3 }, 7],
-    [{ timeoutMs: 5000, expireInSeconds: 6 }, 7],
-    [{ timeoutMs: 4500 }, 30],
-    [{ timeoutMs: 1500, expireInSeconds: 1 }, 4],
-    [{ timeoutMs: 3000, expireInSeconds: 5 }, 5],
-  ])("%j expires after %i s: at least a second to write the outcome and a second of waiting beyond the time-out", (given, expected) => {
+    [{ timeoutMs: 5000, expireInSeconds: 3 }, 7, 1000],
+    [{ timeoutMs: 5000, expireInSeconds: 6 }, 7, 1000],
+    [{ timeoutMs: 4500 }, 30, 24_500],
+    [{ timeoutMs: 1500, expireInSeconds: 1 }, 4, 1500],
+    [{ timeoutMs: 3000, expireInSeconds: 5 }, 5, 1000],
+  ])("%j expires after %i s: a second to write the outcome and %i ms (a second or more) of waiting for a slot beyond the time-out", (given, expected, wait) => {
     const o = resolveOptions(given);
     expect(o.expireInSeconds).toBe(expected);
-    expect(o.expireInSeconds * 1000 - o.timeoutMs - 1000).toBeGreaterThanOrEqual(1000);
+    expect(slotWaitMs(o)).toBe(wait);
+    expect(slotWaitMs(o)).toBeGreaterThanOrEqual(1000);
   });
 });
 
