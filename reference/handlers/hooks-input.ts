@@ -112,6 +112,7 @@ function serviceConfig(service: ServiceDefinition, input: Record<string, unknown
   const config: Record<string, string> = {};
   for (const [key, value] of Object.entries(input)) {
     const type = types.get(key);
+    const badUrl = typeof value === "string" && service.urlKeys.includes(key) ? urlProblem(value) : undefined;
     const problem = !type
       ? `${key} is not a config key of ${service.name} (see GET /hooks).`
       : typeof value !== "string"
@@ -120,8 +121,8 @@ function serviceConfig(service: ServiceDefinition, input: Record<string, unknown
           ? undefined
           : type === "boolean" && value !== "0" && value !== "1"
             ? `config.${key} must be "0" or "1".`
-            : service.urlKeys.includes(key) && urlProblem(value)
-              ? `config.${key} ${urlProblem(value)}.`
+            : badUrl
+              ? `config.${key} ${badUrl}.`
               : service.check?.(key, value);
     if (problem) errors.push(item(`config.${key}`, "invalid", problem));
     // "" is no value: a string key left empty, a password removed.

@@ -6,7 +6,7 @@
  * SHA-256 of user + token>` — the token itself never travels, the CI server recomputes the digest
  * from the token it knows. It does not take pings. Documented in ../README.md.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../auth/secrets.ts";
 import { urlProblem } from "../urls.ts";
 import type { ServiceDefinition } from "./service.ts";
 
@@ -45,7 +45,7 @@ export const travis: ServiceDefinition = {
     const form = new URLSearchParams({
       payload: JSON.stringify(payload),
       user,
-      authorization: createHash("sha256").update(user + (config.token ?? ""), "utf8").digest("hex"),
+      authorization: sha256Hex(user + (config.token ?? "")),
     });
     return { url: travisUrl(config.domain ?? ""), contentType: "application/x-www-form-urlencoded", body: form.toString() };
   },
