@@ -86,6 +86,25 @@ export async function insertEvents(db: Database, spec: EventSpec, api = "https:/
   return out;
 }
 
+/**
+ * Inserts one issue event on issue `number` of `repoFull` by octocat, created at `at`, with `body`
+ * (an example of spec/examples/issue-event) given its row's `id` and its `url` under `api`.
+ */
+export async function insertIssueEvent(db: Database, api: string, repoFull: string, number: number, body: Record<string, unknown>, at: Date): Promise<number> {
+  const repo = await ids(db).repo(repoFull);
+  const issue = (await db.query<{ id: number }>("select id::int as id from issues where repo_id = $1 and number = $2", [repo.id, number]))[0];
+  if (!issue) throw new Error(`no issue ${repoFull}#${number}`);
+  const actorId = await ids(db).account("octocat");
+  const row = (
+    await db.query<{ id: number }>(
+      "insert into issue_events (repo_id, issue_id, actor_id, event, body, created_at) values ($1, $2, $3, $4, $5::jsonb, $6) returning id::int as id",
+      [repo.id, issue.id, actorId, body.event, JSON.stringify(body), at.toISOString()],
+    )
+  )[0]!;
+  await db.query("update issue_events set body = body || jsonb_build_object('id', id, 'url', $2::text) where id = $1", [row.id, `${api}/repos/${repoFull}/issues/events/${row.id}`]);
+  return row.id;
+}
+
 /** A token for `login` with `scopes`, created in the store like any other. */
 export async function tokenFor(db: Database, login: string, scopes: Scope[]): Promise<string> {
   const userId = await ids(db).account(login);

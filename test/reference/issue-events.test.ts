@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "./harness.ts";
-import { auth, ids, tokenFor } from "./feeds-fixtures.ts";
+import { auth, insertIssueEvent, tokenFor } from "./feeds-fixtures.ts";
 
 const t = useServer();
 const example = (name: string) => JSON.parse(readFileSync(new URL(`../../spec/examples/issue-event/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
@@ -17,30 +17,15 @@ const issue1: number[] = [];
 let issue2Event = 0;
 let privateEvent = 0;
 
-async function insertIssueEvent(repoFull: string, number: number, kind: string, at: Date): Promise<number> {
-  const db = t.server.db;
-  const repo = await ids(db).repo(repoFull);
-  const issue = (await db.query<{ id: number }>("select id::int as id from issues where repo_id = $1 and number = $2", [repo.id, number]))[0]!;
-  const body = example(kind);
-  const actorId = await ids(db).account("octocat");
-  const row = (
-    await db.query<{ id: number }>(
-      "insert into issue_events (repo_id, issue_id, actor_id, event, body, created_at) values ($1, $2, $3, $4, $5::jsonb, $6) returning id::int as id",
-      [repo.id, issue.id, actorId, body.event, JSON.stringify(body), at.toISOString()],
-    )
-  )[0]!;
-  await db.query("update issue_events set body = body || jsonb_build_object('id', id, 'url', $2::text) where id = $1", [row.id, `${t.api}/repos/${repoFull}/issues/events/${row.id}`]);
-  return row.id;
-}
-
 beforeAll(async () => {
   // Exact expectations: start from no issue events, whatever history the demo seed may carry.
-  await t.server.db.exec("delete from issue_events");
+  const db = t.server.db;
+  await db.exec("delete from issue_events");
   const start = Date.now() - 3_600_000;
   const kinds = ["valid-labeled", "valid-renamed", "valid-closed-by-commit"];
-  for (let i = 0; i < 35; i++) issue1.push(await insertIssueEvent("octocat/hello-world", 1, kinds[i % 3]!, new Date(start + i * 1000)));
-  issue2Event = await insertIssueEvent("octocat/hello-world", 2, "valid-closed-by-commit", new Date(start + 100_000));
-  privateEvent = await insertIssueEvent("octocat/secret-plans", 1, "valid-labeled", new Date(start));
+  for (let i = 0; i < 35; i++) issue1.push(await insertIssueEvent(db, t.api, "octocat/hello-world", 1, example(kinds[i % 3]!), new Date(start + i * 1000)));
+  issue2Event = await insertIssueEvent(db, t.api, "octocat/hello-world", 2, example("valid-closed-by-commit"), new Date(start + 100_000));
+  privateEvent = await insertIssueEvent(db, t.api, "octocat/secret-plans", 1, example("valid-labeled"), new Date(start));
   octo = await tokenFor(t.server.db, "octocat", ["repo"]);
   defunkt = await tokenFor(t.server.db, "defunkt", ["repo"]);
 }, 60_000);
