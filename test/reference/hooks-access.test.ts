@@ -9,21 +9,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../reference/auth/scopes.ts";
 import { createApplication, findApplication } from "../../reference/store/applications.ts";
-import { basic, DEMO, useServer } from "./harness.ts";
-import { client, hookToken, webhook } from "./hooks-fixtures.ts";
+import { eventually } from "./deliveries-fixtures.ts";
+import { basic, DEMO } from "./harness.ts";
+import { hookToken, ORG_HOOKS, REPO_HOOKS, useHookApi, webhook } from "./hooks-fixtures.ts";
 
-const t = useServer();
-const call = client(() => t.api);
+const api = useHookApi();
+const { t, call } = api;
 let counter = 0;
 const fresh = () => `https://access.example/hooks/${++counter}`;
+/** A URL where nothing listens: the hook's deliveries fail at once and are logged. */
+const refused = () => `http://127.0.0.1:9/access/${++counter}`;
 const token = (login: string, scopes: Scope[], appId: number | null = null) => hookToken(t.server.db, login, scopes, appId);
 
-let octocat: string;
 let demoAppId: number;
 let otherAppId: number;
 
 beforeAll(async () => {
-  octocat = await token("octocat", ["admin:repo_hook", "admin:org_hook"]);
   demoAppId = (await findApplication(t.server.db, DEMO.app.clientId))!.id;
   otherAppId = (
     await createApplication(t.server.db, { clientId: "hooks-other-app", clientSecret: "hooks-other-secret", name: "Other", url: "https://other.example", callbackUrl: "https://other.example/cb" })
@@ -51,18 +52,18 @@ describe("repository hooks: administrators only", () => {
   });
 
   it("answers 404 to a non-administrator for every operation on an existing hook", async () => {
-    const id = (await call("POST", "/repos/octocat/hello-world/hooks", octocat, webhook(fresh()))).body.id;
+    const id = (await call("POST", REPO_HOOKS, api.token, webhook(fresh()))).body.id;
     const hubot = await token("hubot", ["admin:repo_hook", "repo"]);
-    const path = `/repos/octocat/hello-world/hooks/${id}`;
+    const path = `${REPO_HOOKS}/${id}`;
     expect((await call("GET", path, hubot)).status).toBe(404);
     expect((await call("PATCH", path, hubot, { active: false })).status).toBe(404);
     expect((await call("DELETE", path, hubot)).status).toBe(404);
-    const hook = (await call("GET", path, octocat)).body;
+    const hook = (await call("GET", path, api.token)).body;
     expect(hook.active).toBe(true);
   });
 
   it("accepts any casing of the owner and repository, and serves the canonical names", async () => {
-    const reply = await call("POST", "/repos/OctoCat/Hello-World/hooks", octocat, webhook(fresh()));
+    const reply = await call("POST", "/repos/OctoCat/Hello-World/hooks", api.token, webhook(fresh()));
     expect(reply.status).toBe(201);
     expect(reply.body.url).toBe(`${t.api}/repos/octocat/hello-world/hooks/${reply.body.id}`);
   });
@@ -71,7 +72,7 @@ describe("repository hooks: administrators only", () => {
 describe("repository hook scopes", () => {
   let hookId: number;
   beforeAll(async () => {
-    hookId = (await call("POST", "/repos/octocat/hello-world/hooks", octocat, webhook(fresh()))).body.id;
+    hookId = (await call("POST", REPO_HOOKS, api.token, webhook(fresh()))).body.id;
   });
 
   it.each([
@@ -86,9 +87,9 @@ describe("repository hook scopes", () => {
     "$scopes: list $list, get $get, create $create, edit $edit, delete $remove",
     async ({ scopes, list, get, create, edit, remove }) => {
       const caller = await token("octocat", scopes);
-      const base = "/repos/octocat/hello-world/hooks";
+      const base = REPO_HOOKS;
       // Each scope deletes a hook of its own, so the shared one survives for the next row.
-      const own = (await call("POST", base, octocat, webhook(fresh()))).body.id;
+      const own = (await call("POST", base, api.token, webhook(fresh()))).body.id;
       const replies = {
         list: await call("GET", base, caller),
         get: await call("GET", `${base}/${hookId}`, caller),
@@ -114,9 +115,9 @@ describe("repository hook scopes", () => {
   );
 
   it("refuses callers without a token: anonymous and Basic are 401", async () => {
-    const base = "/repos/octocat/hello-world/hooks";
+    const base = REPO_HOOKS;
     for (const headers of [{}, { Authorization: basic(DEMO.octocat.login, DEMO.octocat.password) }] as Record<string, string>[]) {
-      for (const [method, path] of [["GET", base], ["POST", base], ["GET", `${base}/${hookId}`], ["PATCH", `${base}/${hookId}`], ["DELETE", `${base}/${hookId}`], ["GET", "/orgs/octo-org/hooks"]] as const) {
+      for (const [method, path] of [["GET", base], ["POST", base], ["GET", `${base}/${hookId}`], ["PATCH", `${base}/${hookId}`], ["DELETE", `${base}/${hookId}`], ["GET", ORG_HOOKS]] as const) {
         const reply = await call(method, path, null, method === "POST" ? webhook(fresh()) : method === "PATCH" ? {} : undefined, headers);
         expect(reply.status, `${method} ${path}`).toBe(401);
         expect(reply.body.message).toBe("Requires authentication");
@@ -134,14 +135,14 @@ describe("organization hooks", () => {
     { who: "defunkt", scopes: ["admin:org_hook"], status: 404, why: "outsider" },
   ] as { who: string; scopes: Scope[]; status: number; why: string }[])("$who with $scopes ($why): $status", async ({ who, scopes, status }) => {
     const caller = await token(who, scopes);
-    expect((await call("GET", "/orgs/octo-org/hooks", caller)).status).toBe(status);
-    expect((await call("POST", "/orgs/octo-org/hooks", caller, webhook(fresh()))).status).toBe(status === 200 ? 201 : status);
+    expect((await call("GET", ORG_HOOKS, caller)).status).toBe(status);
+    expect((await call("POST", ORG_HOOKS, caller, webhook(fresh()))).status).toBe(status === 200 ? 201 : status);
   });
 
   it("answers 404 for users and unknown organizations", async () => {
     for (const org of ["octocat", "no-such-org"]) {
-      expect((await call("GET", `/orgs/${org}/hooks`, octocat)).status).toBe(404);
-      expect((await call("POST", `/orgs/${org}/hooks`, octocat, webhook(fresh()))).status).toBe(404);
+      expect((await call("GET", `/orgs/${org}/hooks`, api.token)).status).toBe(404);
+      expect((await call("POST", `/orgs/${org}/hooks`, api.token, webhook(fresh()))).status).toBe(404);
     }
   });
 
@@ -149,9 +150,13 @@ describe("organization hooks", () => {
     const appA = await token("octocat", ["admin:org_hook"], demoAppId);
     const appB = await token("octocat", ["admin:org_hook"], otherAppId);
     const personal = await token("octocat", ["admin:org_hook"]);
-    const byA = (await call("POST", "/orgs/octo-org/hooks", appA, webhook(fresh()))).body.id as number;
-    const byPersonal = (await call("POST", "/orgs/octo-org/hooks", personal, webhook(fresh()))).body.id as number;
-    const listed = async (caller: string) => ((await call("GET", "/orgs/octo-org/hooks", caller)).body as { id: number }[]).map((h) => h.id);
+    const byA = (await call("POST", ORG_HOOKS, appA, webhook(refused()))).body.id as number;
+    const byPersonal = (await call("POST", ORG_HOOKS, personal, webhook(refused()))).body.id as number;
+    const listed = async (caller: string) => ((await call("GET", ORG_HOOKS, caller)).body as { id: number }[]).map((h) => h.id);
+    // Each hook's creation ping, logged once its first attempt has been made.
+    const ping = (id: number, owner: string) =>
+      eventually(async () => ((await call("GET", `${ORG_HOOKS}/${id}/deliveries`, owner)).body as { id: number }[])[0]?.id, 15_000, `the ping of hook ${id}`);
+    const pings = new Map([[byA, await ping(byA, appA)], [byPersonal, await ping(byPersonal, personal)]]);
 
     expect(await listed(appA)).toContain(byA);
     expect(await listed(appA)).not.toContain(byPersonal);
@@ -159,26 +164,41 @@ describe("organization hooks", () => {
     expect(await listed(personal)).toContain(byPersonal);
     expect(await listed(personal)).not.toContain(byA);
 
-    for (const [caller, id] of [[appB, byA], [personal, byA], [appA, byPersonal]] as const) {
-      expect((await call("GET", `/orgs/octo-org/hooks/${id}`, caller)).status).toBe(404);
-      expect((await call("PATCH", `/orgs/octo-org/hooks/${id}`, caller, { active: false })).status).toBe(404);
-      expect((await call("DELETE", `/orgs/octo-org/hooks/${id}`, caller)).status).toBe(404);
+    for (const [caller, id, owner] of [[appB, byA, appA], [personal, byA, appA], [appA, byPersonal, personal]] as const) {
+      const hook = `${ORG_HOOKS}/${id}`;
+      for (const [method, path, body] of [
+        ["GET", hook],
+        ["PATCH", hook, { active: false }],
+        ["DELETE", hook],
+        ["POST", `${hook}/pings`],
+        ["GET", `${hook}/deliveries`],
+        ["GET", `${hook}/deliveries/${pings.get(id)}`],
+        ["POST", `${hook}/deliveries/${pings.get(id)}/attempts`],
+      ] as const) {
+        const reply = await call(method, path, caller, body);
+        expect(reply.status, `${method} ${path}`).toBe(404);
+        expect(reply.body, `${method} ${path}`).toEqual({ message: "Not Found", documentation_url: expect.any(String) });
+      }
+      // What the others were refused, the hook's own application (or personal token) may do.
+      for (const [method, path] of [["POST", `${hook}/pings`], ["GET", `${hook}/deliveries`], ["GET", `${hook}/deliveries/${pings.get(id)}`], ["POST", `${hook}/deliveries/${pings.get(id)}/attempts`]] as const) {
+        expect((await call(method, path, owner)).status, `${method} ${path} by the hook's owner`).toBeLessThan(300);
+      }
     }
-    expect((await call("GET", `/orgs/octo-org/hooks/${byA}`, appA)).body.active).toBe(true);
-    expect((await call("PATCH", `/orgs/octo-org/hooks/${byA}`, appA, { active: false })).status).toBe(200);
-    expect((await call("DELETE", `/orgs/octo-org/hooks/${byA}`, appA)).status).toBe(204);
-    expect((await call("DELETE", `/orgs/octo-org/hooks/${byPersonal}`, personal)).status).toBe(204);
+    expect((await call("GET", `${ORG_HOOKS}/${byA}`, appA)).body.active).toBe(true);
+    expect((await call("PATCH", `${ORG_HOOKS}/${byA}`, appA, { active: false })).status).toBe(200);
+    expect((await call("DELETE", `${ORG_HOOKS}/${byA}`, appA)).status).toBe(204);
+    expect((await call("DELETE", `${ORG_HOOKS}/${byPersonal}`, personal)).status).toBe(204);
   });
 
   it("does not restrict repository hooks by application", async () => {
     const appA = await token("octocat", ["admin:repo_hook"], demoAppId);
-    const id = (await call("POST", "/repos/octocat/hello-world/hooks", appA, webhook(fresh()))).body.id;
-    expect((await call("GET", `/repos/octocat/hello-world/hooks/${id}`, octocat)).status).toBe(200);
+    const id = (await call("POST", REPO_HOOKS, appA, webhook(fresh()))).body.id;
+    expect((await call("GET", `${REPO_HOOKS}/${id}`, api.token)).status).toBe(200);
   });
 
   it("records the creating application and user", async () => {
     const appA = await token("octocat", ["admin:org_hook"], demoAppId);
-    const id = (await call("POST", "/orgs/octo-org/hooks", appA, webhook(fresh()))).body.id;
+    const id = (await call("POST", ORG_HOOKS, appA, webhook(fresh()))).body.id;
     const row = (await t.server.db.query<{ app_id: number; creator_id: number }>("select app_id::int as app_id, creator_id::int as creator_id from hooks where id = $1", [id]))[0]!;
     const octocatId = (await t.server.db.query<{ id: number }>("select id::int as id from accounts where login = 'octocat'"))[0]!.id;
     expect(row).toEqual({ app_id: demoAppId, creator_id: octocatId });

@@ -3,10 +3,17 @@
  * JSON client that keeps the raw response text, so a test can assert that a secret appears in
  * no response at all rather than only in no parsed field.
  */
+import { beforeAll } from "vitest";
 import type { Database } from "../../reference/db/database.ts";
 import type { Scope } from "../../reference/auth/scopes.ts";
+import type { ServerOptions } from "../../reference/server.ts";
 import { createAuthorization } from "../../reference/store/authorizations.ts";
 import { ids } from "./feeds-fixtures.ts";
+import { useServer, type TestServer } from "./harness.ts";
+
+/** The seed's hooks that octocat administers: a repository's and an organization's. */
+export const REPO_HOOKS = "/repos/octocat/hello-world/hooks";
+export const ORG_HOOKS = "/orgs/octo-org/hooks";
 
 export interface HookReply<T = any> {
   status: number;
@@ -47,4 +54,21 @@ export function webhook(url: string, extra: Record<string, unknown> = {}, config
 /** The 422 items' `field`s. */
 export function fields(reply: HookReply): string[] {
   return ((reply.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
+}
+
+export interface HookApi {
+  t: TestServer;
+  call: ReturnType<typeof client>;
+  /** A personal token of octocat with admin:repo_hook and admin:org_hook, made in beforeAll. */
+  token: string;
+}
+
+/** A server for a hook test file (useServer), a client of its API, and octocat's hook token. */
+export function useHookApi(options: ServerOptions = {}): HookApi {
+  const t = useServer(options);
+  const api: HookApi = { t, call: client(() => t.api), token: "" };
+  beforeAll(async () => {
+    api.token = await hookToken(t.server.db, "octocat", ["admin:repo_hook", "admin:org_hook"]);
+  });
+  return api;
 }

@@ -16,21 +16,14 @@ import { ensureSecretKey, loadSecretKey, openSecret, parseKey, sealSecret } from
 import { findAccountByLogin } from "../../reference/store/accounts.ts";
 import { hookById, hookOwner, matchingHooks, setLastResponses } from "../../reference/store/hooks.ts";
 import { hookJson } from "../../reference/serialize/hook.ts";
-import { useServer } from "./harness.ts";
 import { ids } from "./feeds-fixtures.ts";
-import { client, fields, hookToken, webhook } from "./hooks-fixtures.ts";
+import { fields, REPO_HOOKS, useHookApi, webhook } from "./hooks-fixtures.ts";
 
-const t = useServer();
-const call = client(() => t.api);
-const REPO = "/repos/octocat/hello-world/hooks";
+const api = useHookApi();
+const { t, call } = api;
 const TOKEN = "7b3f2c9d1e8a4b6f-travis-token";
-let token: string;
 let counter = 0;
 const fresh = () => `https://service.example/hooks/${++counter}`;
-
-beforeAll(async () => {
-  token = await hookToken(t.server.db, "octocat", ["admin:repo_hook", "admin:org_hook"]);
-});
 
 const travis = (config: Record<string, string> = {}, extra: Record<string, unknown> = {}) => ({
   name: "travis",
@@ -42,7 +35,7 @@ describe("installing a service", () => {
   const path = "/repos/octo-org/hello-world/hooks";
 
   it("creates it with the service's default events, serving its config without password keys", async () => {
-    const reply = await call("POST", path, token, travis());
+    const reply = await call("POST", path, api.token, travis());
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ name: "travis", events: ["pull_request", "push"], active: true, config: { user: "octocat", domain: "notify.travis.example" } });
     expect(reply.body.config.token).toBeUndefined();
@@ -55,28 +48,28 @@ describe("installing a service", () => {
   });
 
   it("updates the one hook when created again (200, same id), keeping a password left out", async () => {
-    const first = (await call("GET", path, token)).body.find((h: { name: string }) => h.name === "travis");
-    const again = await call("POST", path, token, { name: "travis", events: ["push", "issue_comment"], config: { user: "hubot", domain: "ci.example" } });
+    const first = (await call("GET", path, api.token)).body.find((h: { name: string }) => h.name === "travis");
+    const again = await call("POST", path, api.token, { name: "travis", events: ["push", "issue_comment"], config: { user: "hubot", domain: "ci.example" } });
     expect(again.status, again.text).toBe(200);
     expect(again.headers.get("location")).toBeNull();
     expect(again.body).toMatchObject({ id: first.id, events: ["issue_comment", "push"], config: { user: "hubot", domain: "ci.example" } });
-    const travisHooks = ((await call("GET", path, token)).body as { name: string }[]).filter((h) => h.name === "travis");
+    const travisHooks = ((await call("GET", path, api.token)).body as { name: string }[]).filter((h) => h.name === "travis");
     expect(travisHooks).toHaveLength(1);
     const row = (await hookById(t.server.db, first.id))!;
     expect(openSecret(row.config.token!)).toBe(TOKEN);
     // Created again without events: the service's defaults, as a new hook would get.
-    const defaults = await call("POST", path, token, travis({}, { active: false }));
+    const defaults = await call("POST", path, api.token, travis({}, { active: false }));
     expect(defaults.status).toBe(200);
     expect(defaults.body).toMatchObject({ id: first.id, events: ["pull_request", "push"], active: false });
   });
 
   it("installs one hook per service next to any number of webhooks", async () => {
-    const chat = await call("POST", path, token, { name: "chat", config: { webhook_url: "https://chat.example/in/1" } });
+    const chat = await call("POST", path, api.token, { name: "chat", config: { webhook_url: "https://chat.example/in/1" } });
     expect(chat.status).toBe(201);
     expect(chat.body.events).toEqual(["push"]);
-    await call("POST", path, token, webhook(fresh()));
-    await call("POST", path, token, webhook(fresh()));
-    const names = ((await call("GET", path, token)).body as { name: string }[]).map((h) => h.name).sort();
+    await call("POST", path, api.token, webhook(fresh()));
+    await call("POST", path, api.token, webhook(fresh()));
+    const names = ((await call("GET", path, api.token)).body as { name: string }[]).map((h) => h.name).sort();
     expect(names).toEqual(["chat", "travis", "web", "web"]);
   });
 
@@ -93,23 +86,23 @@ describe("installing a service", () => {
     { name: "a boolean that is not 0/1", body: { name: "chat", config: { webhook_url: "https://chat.example/in/2", list_commits: "yes" } }, field: "config.list_commits" },
     { name: "a non-string value", body: { name: "chat", config: { webhook_url: "https://chat.example/in/3", list_commits: 1 } }, field: "config.list_commits" },
   ])("refuses $name with 422", async ({ body, field }) => {
-    const reply = await call("POST", "/repos/octocat/secret-plans/hooks", token, body);
+    const reply = await call("POST", "/repos/octocat/secret-plans/hooks", api.token, body);
     expect(reply.status, reply.text).toBe(422);
     expect(fields(reply)).toContain(field);
   });
 
   it("refuses unsupported events and foreign keys on edit too", async () => {
-    const id = (await call("POST", REPO, token, travis())).body.id;
+    const id = (await call("POST", REPO_HOOKS, api.token, travis())).body.id;
     for (const [patch, field] of [
       [{ add_events: ["watch"] }, "add_events"],
       [{ events: ["*"] }, "events"],
       [{ config: { user: "u", domain: "d.example", content_type: "json" } }, "config.content_type"],
     ] as const) {
-      const reply = await call("PATCH", `${REPO}/${id}`, token, patch);
+      const reply = await call("PATCH", `${REPO_HOOKS}/${id}`, api.token, patch);
       expect(reply.status, JSON.stringify(patch)).toBe(422);
       expect(fields(reply)).toContain(field);
     }
-    const edited = await call("PATCH", `${REPO}/${id}`, token, { remove_events: ["pull_request"], config: { user: "u2", domain: "d2.example" } });
+    const edited = await call("PATCH", `${REPO_HOOKS}/${id}`, api.token, { remove_events: ["pull_request"], config: { user: "u2", domain: "d2.example" } });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ events: ["push"], config: { user: "u2", domain: "d2.example" } });
     expect(openSecret((await hookById(t.server.db, id))!.config.token!)).toBe(TOKEN);
@@ -117,7 +110,7 @@ describe("installing a service", () => {
 
   it("refuses services on organizations", async () => {
     for (const body of [travis(), { name: "chat", config: { webhook_url: "https://chat.example/in/9" } }]) {
-      const reply = await call("POST", "/orgs/octo-org/hooks", token, body);
+      const reply = await call("POST", "/orgs/octo-org/hooks", api.token, body);
       expect(reply.status).toBe(422);
       expect(fields(reply)).toEqual(["name"]);
     }
@@ -199,17 +192,17 @@ describe("matchingHooks, hookById and setLastResponses", () => {
     orgId = await ids(db).account("octo-org");
     await db.query("delete from hooks");
     const mk = async (key: string, path: string, body: unknown) => {
-      const reply = await call("POST", path, token, body);
+      const reply = await call("POST", path, api.token, body);
       expect(reply.status, reply.text).toBe(201);
       made[key] = reply.body.id;
     };
     const orgRepo = "/repos/octo-org/internal-tools/hooks";
-    await mk("push", REPO, webhook(fresh()));
-    await mk("all", REPO, webhook(fresh(), { events: ["*"] }));
-    await mk("issues", REPO, webhook(fresh(), { events: ["issues"] }));
-    await mk("inactive", REPO, webhook(fresh(), { events: ["*"], active: false }));
-    await mk("travis", REPO, travis({}, { events: ["push"] }));
-    await mk("chat", REPO, { name: "chat", events: ["issues", "push"], config: { webhook_url: "https://chat.example/in/5" } });
+    await mk("push", REPO_HOOKS, webhook(fresh()));
+    await mk("all", REPO_HOOKS, webhook(fresh(), { events: ["*"] }));
+    await mk("issues", REPO_HOOKS, webhook(fresh(), { events: ["issues"] }));
+    await mk("inactive", REPO_HOOKS, webhook(fresh(), { events: ["*"], active: false }));
+    await mk("travis", REPO_HOOKS, travis({}, { events: ["push"] }));
+    await mk("chat", REPO_HOOKS, { name: "chat", events: ["issues", "push"], config: { webhook_url: "https://chat.example/in/5" } });
     await mk("orgRepoPush", orgRepo, webhook(fresh()));
     await mk("orgPush", "/orgs/octo-org/hooks", webhook(fresh()));
     await mk("orgMembership", "/orgs/octo-org/hooks", webhook(fresh(), { events: ["membership"] }));
@@ -256,7 +249,7 @@ describe("matchingHooks, hookById and setLastResponses", () => {
       )
     )[0]!.id;
     await setLastResponses(t.server.db, new Map([[id, { code: 500, status: "Invalid HTTP Response: 500", message: "Internal Server Error" }]]));
-    const served = await call("GET", `${REPO}/${id}`, token);
+    const served = await call("GET", `${REPO_HOOKS}/${id}`, api.token);
     expect(served.body.last_response).toEqual({ code: 500, status: "Invalid HTTP Response: 500", message: "Internal Server Error" });
     const row = (await hookById(t.server.db, id))!;
     expect(hookJson(row, { api: t.api, auth: t.auth }, (await hookOwner(t.server.db, row))!)).toEqual(served.body);
