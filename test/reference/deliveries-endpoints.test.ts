@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateWebhook } from "../../generated/validators/index.js";
+import { DELIVERY_QUEUE, type DeliveryJobData } from "../../reference/deliveries/boss.ts";
 import { call } from "./authorizations-client.ts";
 import { useServer } from "./harness.ts";
 import { startReceiver, type Receiver, type Received } from "./webhook-receiver.ts";
@@ -260,8 +261,9 @@ describe("a job queued before migration 009 (payload in the job's data, no deliv
     const guid = "0d5e1c9a-7b43-4f1e-9a0e-2c3b4d5e6f70";
     const payload = JSON.stringify({ zen: "Old jobs still count.", hook_id: repoHook.id, hook: { id: repoHook.id } });
     // What queue.ts used to send: the delivery travels in the job; its row is written with the first attempt.
-    await t.server.db.query("insert into pgboss.job (name, data) values ('hook-deliveries', $1::jsonb)", [
-      JSON.stringify({ guid, try: 1, redelivery: false, first: { hook: repoHook.id, event: "ping", action: null, payload } }),
+    await t.server.db.query("insert into pgboss.job (name, data) values ($1, $2::jsonb)", [
+      DELIVERY_QUEUE,
+      JSON.stringify({ guid, try: 1, redelivery: false, first: { hook: repoHook.id, event: "ping", action: null, payload } } satisfies DeliveryJobData),
     ]);
     const arrived = await eventually(async () => receiver.received.find((r) => r.guid === guid));
     expect(arrived.body.toString("utf8")).toBe(payload);
