@@ -1,9 +1,9 @@
 /**
- * The benchmark sections, shared by `npm run bench` (bench/run.ts) and `service-contract bench`.
+ * The benchmark sections of `service-contract bench` (which `npm run bench` runs).
  * Each is imported only when it runs: the load generators (autocannon, tinybench) are development
  * dependencies, and one section should not need another's.
  */
-export const SECTIONS = {
+const SECTIONS = {
   validators: async () => (await import("./validators.ts")).benchValidators(),
   startup: async () => (await import("./startup.ts")).benchStartup(),
   generate: async () => (await import("./generate.ts")).benchGenerate(),
@@ -11,7 +11,7 @@ export const SECTIONS = {
   deliveries: async () => (await import("./deliveries.ts")).benchDeliveries(),
 } satisfies Record<string, () => Promise<unknown>>;
 
-export type SectionName = keyof typeof SECTIONS;
+type SectionName = keyof typeof SECTIONS;
 export const SECTION_NAMES = Object.keys(SECTIONS) as SectionName[];
 
 /** The names that are not sections (empty when all are known). */
@@ -20,8 +20,8 @@ export function unknownSections(wanted: readonly string[]): string[] {
 }
 
 /** Runs the wanted sections (all when none is named) in the table's order, each printing its own figures. */
-export async function runSections(wanted: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<void> {
-  out.write(`# service-contract benchmarks (node ${process.version}, ${process.platform}/${process.arch})\n`);
+export async function runSections(wanted: readonly string[]): Promise<void> {
+  process.stdout.write(`# service-contract benchmarks (node ${process.version}, ${process.platform}/${process.arch})\n`);
   for (const name of SECTION_NAMES) {
     if (wanted.length === 0 || wanted.includes(name)) await SECTIONS[name]();
   }
