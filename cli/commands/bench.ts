@@ -9,6 +9,21 @@ import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { runSections, SECTION_NAMES, unknownSections } from "../../bench/sections.ts";
 
+/** The development dependencies the sections load (validators.ts imports tinybench, feeds.ts requires autocannon). */
+const DEV_DEPENDENCIES = ["autocannon", "tinybench"];
+
+/**
+ * Whether `error` is one of those packages not being installed — Node's "Cannot find package 'x'"
+ * (import) or "Cannot find module 'x'" (require). Any other missing module, a project file
+ * included, is a bug to see in full, not a hint to run npm ci.
+ */
+export function isMissingDevDependency(error: unknown): boolean {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return false;
+  const specifier = /^Cannot find (?:package|module) '([^']+)'/.exec(message ?? "")?.[1];
+  return specifier !== undefined && DEV_DEPENDENCIES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+}
+
 export const benchCommand: CommandFactory = (setExit) =>
   new Command("bench")
     .description(`Run the benchmarks (${SECTION_NAMES.join(", ")}; all when none is named), as ratios to baselines measured in the same run.`)
@@ -25,8 +40,7 @@ export const benchCommand: CommandFactory = (setExit) =>
       try {
         await runSections(sections);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ERR_MODULE_NOT_FOUND") throw new UsageError(`the benchmarks need the development dependencies (run npm ci in a clone of service-contract): ${(error as Error).message}`);
+        if (isMissingDevDependency(error)) throw new UsageError(`the benchmarks need the development dependencies (run npm ci in a clone of service-contract): ${(error as Error).message}`);
         throw error;
       }
       setExit(EXIT_OK);
