@@ -34,16 +34,16 @@ import { insertHook } from "../reference/store/hooks.ts";
 import { runAction } from "../reference/domain/index.ts";
 import { median, printSection } from "./lib/report.ts";
 
-const CONCURRENCY = 16;
+export const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_DELIVERIES_ROUNDS ?? 3);
 const COUNT = Number(process.env.BENCH_DELIVERIES_COUNT ?? 3000);
 const RATE = 100;
 const SECONDS = Number(process.env.BENCH_DELIVERIES_SECONDS ?? 10);
 const WARM_UP_SECONDS = 2;
 const now = () => performance.timeOrigin + performance.now();
-const URLS = { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" };
+export const URLS = { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" };
 
-export interface Receiver {
+interface Receiver {
   url: string;
   /** Resolves with the time the n-th request (from now) arrived. */
   expect(n: number): Promise<() => Promise<number>>;
@@ -80,7 +80,7 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** The demo's repositories, each with a signed JSON push hook to the receiver; returns the repositories and the first hook's id. */
-async function hooksTo(db: Database, url: string): Promise<{ repos: string[]; hookId: number }> {
+export async function hooksTo(db: Database, url: string): Promise<{ repos: string[]; hookId: number }> {
   await ensureSecretKey(db);
   const repos = await db.query<{ id: number; full: string }>("select r.id::int as id, o.login || '/' || r.name as full from repositories r join accounts o on o.id = r.owner_id order by r.id");
   const ids: number[] = [];
@@ -94,14 +94,40 @@ async function hooksTo(db: Database, url: string): Promise<{ repos: string[]; ho
   return { repos: repos.map((r) => r.full), hookId: ids[0]! };
 }
 
-/** Deliveries/s from the first enqueue to the last receipt. */
-async function engineRun(db: Database, engine: DeliveryEngine, receiver: Receiver, hookId: number, payload: Record<string, unknown>, n: number): Promise<number> {
+/**
+ * A real push payload — one push action on octocat/hello-world (three commits), delivered once to
+ * the hook `hookId` — and the exact request the engine sent for it (the floor's).
+ */
+export async function pushSample(db: Database, engine: DeliveryEngine, receiver: Receiver, hookId: number): Promise<{ payload: Record<string, unknown>; sample: { headers: Record<string, string>; body: string } }> {
+  const first = await receiver.expect(1);
+  await runAction({ db, urls: URLS, now: () => new Date(), listeners: [engine.queue.listener] }, "push", { repo: "octocat/hello-world", actor: "octocat", params: { commits: "3" } });
+  await first();
+  let delivery: { body: string; guid: string } | undefined;
+  // Received comes before logged: wait for the attempt's row.
+  while (!(delivery = (await db.query<{ body: string; guid: string }>("select body, guid::text as guid from hook_deliveries where event = 'push' order by id desc limit 1"))[0])) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const payload = JSON.parse(delivery!.body) as Record<string, unknown>;
+  const [hook] = await db.query<{ config: Record<string, string>; secret_sealed: string }>("select config, secret_sealed from hooks where id = $1", [hookId]);
+  const sample = buildRequest({
+    guid: delivery!.guid, hook_id: hookId, event: "push", action: null, payload: delivery!.body, content_type: null, body: null,
+    hook_name: "web", hook_active: true, config: hook!.config, secret_sealed: hook!.secret_sealed,
+  })!;
+  return { payload, sample };
+}
+
+/**
+ * Deliveries/s from the first enqueue to the last receipt. Then, unless `drain` is false, waits
+ * (untimed) until no job is active, so the log's writes do not fall into the next run.
+ */
+export async function engineRun(db: Database, engine: DeliveryEngine, receiver: Receiver, hookId: number, payload: Record<string, unknown>, n: number, { drain = true } = {}): Promise<number> {
   const received = await receiver.expect(n);
   const t0 = now();
   for (let done = 0; done < n; done += 100) {
     await db.transaction((tx) => engine.queue.enqueueMany(tx, Array.from({ length: Math.min(100, n - done) }, () => ({ hookId, event: "push", action: null, payload }))));
   }
   const rate = n / ((await received()) - t0) * 1000;
+  if (!drain) return rate;
   // Untimed: let the log catch up, so its writes do not fall into the next floor run.
   for (let i = 0; i < 250; i++) {
     const [{ n: active } = { n: 0 }] = await db.query<{ n: number }>("select count(*)::int as n from pgboss.job where state = 'active'");
@@ -228,22 +254,7 @@ async function measure(storage: Storage, receiver: Receiver): Promise<Figures> {
     await seedDatabase(db, "demo");
     engine = await startDeliveries(db, URLS, { concurrency: CONCURRENCY, databaseUrl, onError: (e) => process.stderr.write(`bench/deliveries: ${String(e)}\n`) });
     const { repos, hookId } = await hooksTo(db, receiver.url);
-
-    // A real push payload, and the exact request the engine sends for it (the floor's).
-    const first = await receiver.expect(1);
-    await runAction({ db, urls: URLS, now: () => new Date(), listeners: [engine.queue.listener] }, "push", { repo: "octocat/hello-world", actor: "octocat", params: { commits: "3" } });
-    await first();
-    let delivery: { body: string; guid: string } | undefined;
-    // Received comes before logged: wait for the attempt's row.
-    while (!(delivery = (await db.query<{ body: string; guid: string }>("select body, guid::text as guid from hook_deliveries where event = 'push' order by id desc limit 1"))[0])) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const payload = JSON.parse(delivery!.body) as Record<string, unknown>;
-    const [hook] = await db.query<{ config: Record<string, string>; secret_sealed: string }>("select config, secret_sealed from hooks where id = $1", [hookId]);
-    const sample = buildRequest({
-      guid: delivery!.guid, hook_id: hookId, event: "push", action: null, payload: delivery!.body, content_type: null, body: null,
-      hook_name: "web", hook_active: true, config: hook!.config, secret_sealed: hook!.secret_sealed,
-    })!;
+    const { payload, sample } = await pushSample(db, engine, receiver, hookId);
 
     await floorRun(receiver, sample, 500);
     await engineRun(db, engine, receiver, hookId, payload, 500);
