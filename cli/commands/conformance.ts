@@ -7,7 +7,6 @@
  * a report folder that cannot be written — or a target that does not answer. Every request has a
  * time limit (--request-timeout), so a target that never answers fails cases, not the run.
  */
-import { accessSync, constants, mkdirSync } from "node:fs";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
@@ -44,16 +43,6 @@ function parseSeconds(flag: string, value: string): number {
   return Math.round(n * 1000);
 }
 
-/** Makes sure the report folder can be written before the run, not after it. */
-function writableOut(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`cannot write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
 const HELP = `
 Exit codes: 0 every selected case passed (skips allowed), 1 a case failed, 2 bad usage (also an
 --out folder that cannot be written) or an unreachable target. Patterns for --only/--skip are
@@ -86,7 +75,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--reference", "start the reference server on a temporary database and run against it")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
-      const { parseReporters, writeReports, ConsoleReporter } = await import("../../conformance/report/index.ts");
+      const { parseReporters, prepareReportDir, writeReports, ConsoleReporter } = await import("../../conformance/report/index.ts");
       let reporters;
       try {
         reporters = parseReporters(opts.reporter);
@@ -102,7 +91,12 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
 
       const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
-      if (reporters.some((r) => r !== "console")) writableOut(opts.out);
+      // The report folder must be writable before the run, not after it.
+      try {
+        prepareReportDir(reporters, opts.out);
+      } catch (error) {
+        throw new UsageError(`cannot write the reports to ${opts.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
       const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
       let summary;
@@ -125,7 +119,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
           throw error;
         }
         const { checkReachable } = await import("../../conformance/run/preflight.ts");
-        const unreachable = await checkReachable([...new Set([baseUrl, authUrl])]);
+        const unreachable = await checkReachable([baseUrl, authUrl]);
         if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
         const { runSuite } = await import("../../conformance/run/runner.ts");
         summary = await runSuite({ ...suite, baseUrl, authUrl, profile });

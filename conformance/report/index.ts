@@ -4,7 +4,7 @@
  * results.schema.json) and report.html. The console reporter streams during the run instead
  * (console.ts).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunSummary } from "../core/types.ts";
 import { htmlReport } from "./html.ts";
@@ -28,18 +28,30 @@ export function parseReporters(value: string): ReporterName[] {
   return [...new Set(names)] as ReporterName[];
 }
 
+type FileReporterName = Exclude<ReporterName, "console">;
+
+/**
+ * The reporters among `reporters` that write a file into `outDir` (all but console); when there
+ * is one, makes `outDir` and checks it can be written, throwing the file system's error when it
+ * cannot — so a run can find out before it starts, not after.
+ */
+export function prepareReportDir(reporters: readonly ReporterName[], outDir: string): FileReporterName[] {
+  const files = reporters.filter((name): name is FileReporterName => name !== "console");
+  if (files.length > 0) {
+    mkdirSync(outDir, { recursive: true });
+    accessSync(outDir, constants.W_OK);
+  }
+  return files;
+}
+
 /** Writes the file reporters' output; returns the paths written. */
 export function writeReports(summary: RunSummary, reporters: readonly ReporterName[], outDir: string): string[] {
-  const written: string[] = [];
-  for (const name of reporters) {
-    if (name === "console") continue;
+  return prepareReportDir(reporters, outDir).map((name) => {
     const { file, render } = REPORT_FILES[name];
-    mkdirSync(outDir, { recursive: true });
     const path = join(outDir, file);
     writeFileSync(path, render(summary));
-    written.push(path);
-  }
-  return written;
+    return path;
+  });
 }
 
 export { ConsoleReporter } from "./console.ts";

@@ -2,6 +2,7 @@
  * Before a run: do both hosts answer at all? Any HTTP answer counts (even a 404 on `/`); only a
  * refused connection, a DNS failure or a time-out does not. Without this, an unreachable target
  * would show up as every case failing, which reads like a hundred defects instead of one typo.
+ * Each URL is tried once, however often it is given (the API and web hosts may be one).
  */
 export interface Unreachable {
   url: string;
@@ -10,7 +11,7 @@ export interface Unreachable {
 
 export async function checkReachable(urls: readonly string[], timeoutMs = 5000, fetchImpl: typeof fetch = fetch): Promise<Unreachable[]> {
   const results = await Promise.all(
-    urls.map(async (url): Promise<Unreachable | undefined> => {
+    [...new Set(urls)].map(async (url): Promise<Unreachable | undefined> => {
       try {
         const res = await fetchImpl(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
         await res.body?.cancel();

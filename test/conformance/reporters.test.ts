@@ -4,13 +4,13 @@
  * and details, results.json matches report/results.schema.json, the HTML page escapes
  * everything and fetches nothing, and --reporter names are checked.
  */
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { createAjv } from "../../generators/ajv.ts";
-import { htmlReport, junitXml, parseReporters, writeReports } from "../../conformance/report/index.ts";
+import { htmlReport, junitXml, parseReporters, prepareReportDir, writeReports } from "../../conformance/report/index.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import { FAKE_CASES, PROFILE, startFakeTarget } from "./fake-target.ts";
 import { SAMPLE } from "./sample-summary.ts";
@@ -125,5 +125,17 @@ describe("writeReports", () => {
     expect(readdirSync(dir).sort()).toEqual(["junit.xml", "report.html", "results.json"]);
     expect(JSON.parse(readFileSync(join(dir, "results.json"), "utf8"))).toEqual(SAMPLE);
     expect(writeReports(SAMPLE, ["console"], join(dir, "none"))).toEqual([]);
+  });
+});
+
+describe("prepareReportDir", () => {
+  it("makes --out for the file reporters only, and throws when it cannot be written", () => {
+    const root = mkdtempSync(join(tmpdir(), "sc-report-"));
+    expect(prepareReportDir(["console"], join(root, "none"))).toEqual([]);
+    expect(existsSync(join(root, "none"))).toBe(false);
+    expect(prepareReportDir(["console", "html", "junit"], join(root, "a", "b"))).toEqual(["html", "junit"]);
+    expect(readdirSync(join(root, "a", "b"))).toEqual([]);
+    writeFileSync(join(root, "file"), "");
+    expect(() => prepareReportDir(["json"], join(root, "file", "out"))).toThrow(expect.objectContaining({ code: "ENOTDIR" }));
   });
 });
