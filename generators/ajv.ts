@@ -10,7 +10,7 @@ import type { Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { SchemaFile } from "./schema-files.ts";
 import { overrideFormats } from "./formats.ts";
-import { shownFile, SpecError } from "./problems.ts";
+import { problem } from "./problems.ts";
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -37,9 +37,7 @@ export function createAjv(schemas: readonly SchemaFile[], options: Options = {})
       // The meta-schema's complaint (`/type must be equal to one of the allowed values`) or a
       // duplicate `$id`: name the file and, when Ajv says where, the keyword.
       const where = ajv.errors?.[0]?.instancePath ?? "";
-      throw new SpecError([
-        { code: "SPEC_INVALID", pointer: `#${where}`, file: shownFile(file.file), message: (error as Error).message, severity: "error" },
-      ]);
+      throw problem("SPEC_INVALID", file.file, `#${where}`, (error as Error).message);
     }
   }
   return ajv;

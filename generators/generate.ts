@@ -48,7 +48,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   const model = buildModel(options.spec);
   const input: TargetInput = {
     model,
-    portable: portableDocument(model.root, model.schemaFiles),
+    portable: portableDocument(model.root, model.schemaFiles, model.specFile),
     source: sourceName(options.spec, options.out ?? "generated"),
     runtime: runtimeModules(options.out ?? "generated"),
   };

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { readSchemaFiles, type SchemaFile } from "./schema-files.ts";
 import { compilableSchema, resolvePointer } from "./spec-schemas.ts";
-import { SpecError, unsupported } from "./problems.ts";
+import { problem, unsupported } from "./problems.ts";
 
 export type Json = unknown;
 export type SchemaNode = Record<string, Json>;
@@ -73,12 +73,14 @@ export interface ModelSchema {
   name: string;
   /** Path under spec/schemas without `.json`. */
   file: string;
+  /** The schema file on disk (SchemaFile.file), for problem reports. */
+  path: string;
   id: string;
 }
 
 export interface Model {
   /** The root document's path as given to buildModel, for problem reports. */
-  specFile?: string;
+  specFile: string;
   /** The root document as parsed (local refs unresolved), for targets that need more than the model. */
   root: Readonly<Record<string, Json>>;
   title: string;
@@ -97,46 +99,47 @@ const byKey =
   (a: T, b: T): number =>
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
-function deref(doc: Json, node: Json): Record<string, Json> {
+// `file` is the root document's path, for problem reports.
+function deref(doc: Json, node: Json, file: string): Record<string, Json> {
   let current = node as Record<string, Json>;
   for (let hops = 0; typeof current?.$ref === "string" && String(current.$ref).startsWith("#"); hops++) {
-    if (hops > 32) throw new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: String(current.$ref), message: "$ref chain longer than 32 hops (a cycle?)", severity: "error" }]);
-    current = resolvePointer(doc, current.$ref as string) as Record<string, Json>;
+    if (hops > 32) throw problem("SPEC_UNSUPPORTED", file, String(current.$ref), "$ref chain longer than 32 hops (a cycle?)");
+    current = resolvePointer(doc, current.$ref as string, file) as Record<string, Json>;
   }
   return current ?? {};
 }
 
-function parameter(doc: Json, node: Json): ModelParameter {
-  const p = deref(doc, node);
+function parameter(doc: Json, node: Json, file: string): ModelParameter {
+  const p = deref(doc, node, file);
   return {
     name: String(p.name),
     in: p.in as ParamLocation,
     required: p.in === "path" ? true : Boolean(p.required),
     description: String(p.description ?? ""),
-    schema: compilableSchema(doc, p.schema ?? {}),
+    schema: compilableSchema(doc, p.schema ?? {}, file),
   };
 }
 
-function media(doc: Json, content: Json): ModelMedia[] {
+function media(doc: Json, content: Json, file: string): ModelMedia[] {
   return Object.entries((content ?? {}) as Record<string, Json>)
     .map(([mediaType, m]) => {
       const schema = (m as { schema?: Json }).schema;
-      return { mediaType, schema: schema === undefined ? undefined : compilableSchema(doc, schema) };
+      return { mediaType, schema: schema === undefined ? undefined : compilableSchema(doc, schema, file) };
     })
     .sort(byKey((m) => m.mediaType));
 }
 
-function responses(doc: Json, node: Json): ModelResponse[] {
+function responses(doc: Json, node: Json, file: string): ModelResponse[] {
   return Object.entries((node ?? {}) as Record<string, Json>)
     .map(([status, r]) => {
-      const response = deref(doc, r);
+      const response = deref(doc, r, file);
       const headers = Object.entries((response.headers ?? {}) as Record<string, Json>)
         .map(([name, h]) => {
-          const header = deref(doc, h);
-          return { name, required: Boolean(header.required), schema: compilableSchema(doc, header.schema ?? {}) };
+          const header = deref(doc, h, file);
+          return { name, required: Boolean(header.required), schema: compilableSchema(doc, header.schema ?? {}, file) };
         })
         .sort(byKey((h) => h.name.toLowerCase()));
-      return { status, description: String(response.description ?? ""), headers, content: media(doc, response.content) };
+      return { status, description: String(response.description ?? ""), headers, content: media(doc, response.content, file) };
     })
     .sort(byKey((r) => r.status));
 }
@@ -155,7 +158,7 @@ function securityOf(doc: Record<string, Json>, op: Record<string, Json>): string
 function operations(doc: Record<string, Json>, specFile: string): ModelOperation[] {
   const out: ModelOperation[] = [];
   for (const [path, itemNode] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
-    const item = deref(doc, itemNode);
+    const item = deref(doc, itemNode, specFile);
     for (const method of METHODS) {
       const op = item[method] as Record<string, Json> | undefined;
       if (!op) continue;
@@ -167,10 +170,10 @@ function operations(doc: Record<string, Json>, specFile: string): ModelOperation
       const params = new Map<string, ModelParameter>();
       // Operation parameters override path-item ones with the same name and location.
       for (const p of [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])]) {
-        const mp = parameter(doc, p);
+        const mp = parameter(doc, p, specFile);
         params.set(`${mp.in}:${mp.name.toLowerCase()}`, mp);
       }
-      const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
+      const body = op.requestBody ? deref(doc, op.requestBody, specFile) : undefined;
       out.push({
         id: op.operationId,
         method,
@@ -182,24 +185,24 @@ function operations(doc: Record<string, Json>, specFile: string): ModelOperation
         parameters: [...params.values()].sort(
           (a, b) => LOCATION_ORDER[a.in] - LOCATION_ORDER[b.in] || byKey<ModelParameter>((p) => p.name.toLowerCase())(a, b),
         ),
-        requestBody: body ? { required: Boolean(body.required), content: media(doc, body.content) } : undefined,
-        responses: responses(doc, op.responses),
+        requestBody: body ? { required: Boolean(body.required), content: media(doc, body.content, specFile) } : undefined,
+        responses: responses(doc, op.responses, specFile),
       });
     }
   }
   return out.sort(byKey((o) => o.id));
 }
 
-function webhooks(doc: Record<string, Json>): ModelWebhook[] {
+function webhooks(doc: Record<string, Json>, specFile: string): ModelWebhook[] {
   return Object.entries((doc.webhooks ?? {}) as Record<string, Json>)
     .map(([event, itemNode]) => {
-      const post = (deref(doc, itemNode).post ?? {}) as Record<string, Json>;
-      const body = post.requestBody ? deref(doc, post.requestBody) : { content: {} };
+      const post = (deref(doc, itemNode, specFile).post ?? {}) as Record<string, Json>;
+      const body = post.requestBody ? deref(doc, post.requestBody, specFile) : { content: {} };
       return {
         event,
         summary: String(post.summary ?? ""),
-        headers: ((post.parameters ?? []) as Json[]).map((p) => parameter(doc, p)).filter((p) => p.in === "header").sort(byKey((p) => p.name.toLowerCase())),
-        content: media(doc, body.content),
+        headers: ((post.parameters ?? []) as Json[]).map((p) => parameter(doc, p, specFile)).filter((p) => p.in === "header").sort(byKey((p) => p.name.toLowerCase())),
+        content: media(doc, body.content, specFile),
       };
     })
     .sort(byKey((w) => w.event));
@@ -221,13 +224,12 @@ export function buildModel(specPath: string): Model {
   const doc = parse(readFileSync(specPath, "utf8")) as Record<string, Json>;
   const schemaFiles = readSchemaFiles(join(dirname(specPath), "schemas"));
   const schemas = schemaFiles
-    .map((f) => ({ name: String(f.schema.title ?? ""), file: f.name, id: f.id }))
+    .map((f) => ({ name: String(f.schema.title ?? ""), file: f.name, path: f.file, id: f.id }))
     .sort(byKey((s) => s.name));
   const seen = new Set<string>();
   for (const s of schemas) {
-    const file = schemaFiles.find((f) => f.name === s.file)?.file;
-    if (!/^[A-Z][A-Za-z0-9]*$/.test(s.name)) throw unsupported(file, ["title"], `must be a PascalCase type name, got ${JSON.stringify(s.name)}`);
-    if (seen.has(s.name)) throw unsupported(file, ["title"], `"${s.name}" is used by another schema file`);
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(s.name)) throw unsupported(s.path, ["title"], `must be a PascalCase type name, got ${JSON.stringify(s.name)}`);
+    if (seen.has(s.name)) throw unsupported(s.path, ["title"], `"${s.name}" is used by another schema file`);
     seen.add(s.name);
   }
   const info = (doc.info ?? {}) as { title?: string; version?: string };
@@ -237,7 +239,7 @@ export function buildModel(specPath: string): Model {
     title: String(info.title ?? ""),
     version: String(info.version ?? ""),
     operations: operations(doc, specPath),
-    webhooks: webhooks(doc),
+    webhooks: webhooks(doc, specPath),
     schemas,
     schemaFiles,
   });

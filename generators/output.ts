@@ -4,7 +4,7 @@
  * output folder, so "write" and "check" can never disagree about what generate would produce.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 export interface GeneratedFile {
   /** Path relative to the output folder, `/`-separated. */
@@ -24,6 +24,15 @@ function listFiles(dir: string): string[] {
     const full = join(dir, entry.name);
     return entry.isDirectory() ? listFiles(full) : [full];
   });
+}
+
+/**
+ * Whether `path` is `folder` or inside it (`/` contains everything). A child whose name merely
+ * starts with dots (`..x`) is inside; only `..` itself or a path through it leaves the folder.
+ */
+export function isWithin(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return !(rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel));
 }
 
 /** Normalise what every target emits: LF line endings, exactly one trailing newline. */

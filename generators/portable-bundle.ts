@@ -14,35 +14,44 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { readSchemaFiles, type SchemaFile } from "./schema-files.ts";
 import { SPEC_DOCUMENT_ID } from "./spec-schemas.ts";
-import { SpecError } from "./problems.ts";
+import { problem } from "./problems.ts";
 import { loadSpec, type OpenApiDocument } from "./load-spec.ts";
 
 type Json = unknown;
 
-function rewrite(node: Json, base: string, titles: ReadonlyMap<string, string>): Json {
-  if (Array.isArray(node)) return node.map((n) => rewrite(n, base, titles));
+interface Documents {
+  /** Schema file `$id` → its title, the component it becomes. */
+  titles: ReadonlyMap<string, string>;
+  /** Document `$id` (the root's SPEC_DOCUMENT_ID, each schema file's own) → its path on disk, for problem reports. */
+  files: ReadonlyMap<string, string | undefined>;
+}
+
+/** `at` is the path of `node` inside the document whose `$id` is `base`. */
+function rewrite(node: Json, base: string, at: readonly (string | number)[], docs: Documents): Json {
+  if (Array.isArray(node)) return node.map((n, i) => rewrite(n, base, [...at, i], docs));
   if (node === null || typeof node !== "object") return node;
   const out: Record<string, Json> = {};
   for (const [key, child] of Object.entries(node)) {
     if (key === "$id" || key === "$schema") continue;
     if (key === "$ref" && typeof child === "string") {
-      out[key] = rewriteRef(child, base, titles);
+      out[key] = rewriteRef(child, base, at, docs);
     } else {
-      out[key] = rewrite(child, base, titles);
+      out[key] = rewrite(child, base, [...at, key], docs);
     }
   }
   return out;
 }
 
-function rewriteRef(ref: string, base: string, titles: ReadonlyMap<string, string>): string {
+function rewriteRef(ref: string, base: string, at: readonly (string | number)[], docs: Documents): string {
   // Root-document pointers (`#/components/...`) already mean the right thing.
   if (ref.startsWith("#") && base === SPEC_DOCUMENT_ID) return ref;
   const absolute = new URL(ref, base);
   const fragment = absolute.hash.slice(1);
   absolute.hash = "";
-  const title = titles.get(absolute.href);
+  const title = docs.titles.get(absolute.href);
   if (title === undefined) {
-    throw new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: "#", file: base, message: `$ref ${ref} does not name a schema file under schemas/`, severity: "error" }]);
+    // Reported where the $ref is written, as the spec loader reports refs (the object holding it).
+    throw problem("SPEC_UNSUPPORTED", docs.files.get(base), at, `$ref ${ref} does not name a schema file under schemas/`);
   }
   // `#/$defs/Name…` inside a file becomes its hoisted component (see hoistDefs).
   const def = /^\/\$defs\/([^/]+)(.*)$/.exec(fragment);
@@ -65,14 +74,18 @@ function hoistDefs(title: string, schema: Record<string, Json>, into: Record<str
   return rest;
 }
 
-export function portableDocument(root: Record<string, Json>, schemaFiles: readonly SchemaFile[]): OpenApiDocument {
-  const titles = new Map(schemaFiles.map((f) => [f.id, String(f.schema.title)]));
-  const doc = rewrite(root, SPEC_DOCUMENT_ID, titles) as Record<string, Json> & { components?: Record<string, Json> };
+/** `specPath`, the root document's path, names it in problem reports. */
+export function portableDocument(root: Record<string, Json>, schemaFiles: readonly SchemaFile[], specPath?: string): OpenApiDocument {
+  const docs: Documents = {
+    titles: new Map(schemaFiles.map((f) => [f.id, String(f.schema.title)])),
+    files: new Map([[SPEC_DOCUMENT_ID, specPath], ...schemaFiles.map((f): [string, string] => [f.id, f.file])]),
+  };
+  const doc = rewrite(root, SPEC_DOCUMENT_ID, [], docs) as Record<string, Json> & { components?: Record<string, Json> };
   // Inline schemas of the root document stay; file-backed entries are replaced by the files.
   const schemas: Record<string, Json> = { ...((doc.components?.schemas ?? {}) as Record<string, Json>) };
   for (const file of schemaFiles) {
     const title = String(file.schema.title);
-    schemas[title] = hoistDefs(title, rewrite(file.schema, file.id, titles) as Record<string, Json>, schemas);
+    schemas[title] = hoistDefs(title, rewrite(file.schema, file.id, [], docs) as Record<string, Json>, schemas);
   }
   const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   doc.components = { ...(doc.components ?? {}), schemas: sorted };
@@ -83,12 +96,12 @@ export function portableDocument(root: Record<string, Json>, schemaFiles: readon
 export async function loadPortableDocument(specPath: string): Promise<OpenApiDocument> {
   await loadSpec(specPath);
   const root = parse(readFileSync(specPath, "utf8")) as Record<string, Json>;
-  return portableDocument(root, readSchemaFiles(join(dirname(specPath), "schemas")));
+  return portableDocument(root, readSchemaFiles(join(dirname(specPath), "schemas")), specPath);
 }
 
-/** Write the portable copy to a fresh temp folder and return its path. */
-export async function writePortableBundle(specPath: string): Promise<string> {
-  const doc = await loadPortableDocument(specPath);
+/** Write the portable copy, after `transform` (a consumer's adjustments), to a fresh temp folder and return its path. */
+export async function writePortableBundle(specPath: string, transform: (doc: OpenApiDocument) => unknown = (doc) => doc): Promise<string> {
+  const doc = transform(await loadPortableDocument(specPath));
   const file = join(mkdtempSync(join(tmpdir(), "service-contract-")), "openapi.json");
   writeFileSync(file, JSON.stringify(doc, null, 2));
   return file;

@@ -54,7 +54,16 @@ export function shownFile(file: string | undefined): string | undefined {
   return file ? relative(process.cwd(), file) || file : undefined;
 }
 
+/**
+ * One error-severity problem as a SpecError: `file` as shownFile reports it, and the place
+ * either as a JSON pointer (`#/components/schemas/Node`) or as the path to one.
+ */
+export function problem(code: ProblemCode, file: string | undefined, at: string | readonly (string | number)[], message: string): SpecError {
+  const pointer = typeof at === "string" ? at : toPointer(at);
+  return new SpecError([{ code, pointer, file: shownFile(file), message, severity: "error" }]);
+}
+
 /** A contract generate cannot turn into code as written. */
 export function unsupported(file: string | undefined, path: readonly (string | number)[], message: string): SpecError {
-  return new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: toPointer(path), file: shownFile(file), message, severity: "error" }]);
+  return problem("SPEC_UNSUPPORTED", file, path, message);
 }

@@ -6,7 +6,8 @@
  * happens to sit on the generating machine, so they import the package's own
  * `service-contract/runtime/…` export instead, which resolves the same on every machine.
  */
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { isWithin } from "./output.ts";
 
 export interface RuntimeModules {
   /** Module specifier of `runtime/client/index.ts`, as seen from `<out>/client/`. */
@@ -19,8 +20,7 @@ const packageRoot = join(import.meta.dirname, "..");
 
 export function runtimeModules(outDir: string): RuntimeModules {
   const out = resolve(outDir);
-  const fromRoot = relative(packageRoot, out);
-  const inside = fromRoot === "" || (!fromRoot.startsWith("..") && !isAbsolute(fromRoot));
+  const inside = isWithin(packageRoot, out);
   // Both client/ and server/ sit one level below the output folder, so one base serves both.
   const base = inside ? relative(join(out, "client"), join(packageRoot, "runtime")).split(sep).join("/") : "service-contract/runtime";
   return { client: `${base}/client/index.ts`, server: `${base}/server/index.ts` };

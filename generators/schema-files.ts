@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { shownFile, SpecError } from "./problems.ts";
+import { problem } from "./problems.ts";
 
 export const SCHEMA_ID_BASE = "https://service-contract.dev/schemas/";
 
@@ -40,7 +40,7 @@ export function readSchemaFiles(schemasDir: string): SchemaFile[] {
         schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
       } catch (error) {
         // Every file here is compiled, referenced or not, so one that does not parse stops generate.
-        throw new SpecError([{ code: "SPEC_SYNTAX", pointer: "#", file: shownFile(file), message: (error as Error).message, severity: "error" }]);
+        throw problem("SPEC_SYNTAX", file, "#", (error as Error).message);
       }
       return { name, file, id: String(schema.$id ?? ""), schema };
     })

@@ -5,14 +5,15 @@
  * are inlined, because to Ajv the fragment would be a different document.
  */
 import { SCHEMA_ID_BASE } from "./schema-files.ts";
-import { SpecError } from "./problems.ts";
+import { problem } from "./problems.ts";
 
 /** The URI the OpenAPI document stands at: `schemas/x.json` beside it is `SCHEMA_ID_BASE + x.json`. */
 export const SPEC_DOCUMENT_ID = new URL("../openapi.yaml", SCHEMA_ID_BASE).href;
 
 type Json = unknown;
 
-export function resolvePointer(doc: Json, ref: string): Json {
+/** `file` is the document's path, for the problem report when `ref` leads nowhere. */
+export function resolvePointer(doc: Json, ref: string, file?: string): Json {
   if (!ref.startsWith("#")) throw new Error(`not a local ref: ${ref}`);
   return ref
     .slice(1)
@@ -20,30 +21,30 @@ export function resolvePointer(doc: Json, ref: string): Json {
     .slice(1)
     .reduce<Json>((node, token) => {
       const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-      if (node === null || typeof node !== "object" || !(key in node)) throw new SpecError([{ code: "REF_MISSING", pointer: ref, message: `unresolvable ref ${ref}`, severity: "error" }]);
+      if (node === null || typeof node !== "object" || !(key in node)) throw problem("REF_MISSING", file, ref, `unresolvable ref ${ref}`);
       return (node as Record<string, Json>)[key];
     }, doc);
 }
 
-/** Inline local refs, make relative file refs absolute; `seen` guards against local cycles. */
-export function inlineLocalRefs(doc: Json, node: Json, seen: readonly string[] = []): Json {
-  if (Array.isArray(node)) return node.map((n) => inlineLocalRefs(doc, n, seen));
+/** Inline local refs, make relative file refs absolute; `seen` guards against local cycles. `file` is the document's path, for problem reports. */
+export function inlineLocalRefs(doc: Json, node: Json, file?: string, seen: readonly string[] = []): Json {
+  if (Array.isArray(node)) return node.map((n) => inlineLocalRefs(doc, n, file, seen));
   if (node === null || typeof node !== "object") return node;
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === "string" && ref.startsWith("#")) {
     // A recursive schema written inside the root document cannot be inlined; in a schema file it can recurse.
-    if (seen.includes(ref)) throw new SpecError([{ code: "SPEC_UNSUPPORTED", pointer: ref, message: `local $ref cycle through ${ref}: move the recursive schema into a schema file`, severity: "error" }]);
-    return inlineLocalRefs(doc, resolvePointer(doc, ref), [...seen, ref]);
+    if (seen.includes(ref)) throw problem("SPEC_UNSUPPORTED", file, ref, `local $ref cycle through ${ref}: move the recursive schema into a schema file`);
+    return inlineLocalRefs(doc, resolvePointer(doc, ref, file), file, [...seen, ref]);
   }
   const out: Record<string, Json> = {};
   for (const [key, child] of Object.entries(node)) {
-    out[key] = key === "$ref" && typeof child === "string" ? new URL(child, SPEC_DOCUMENT_ID).href : inlineLocalRefs(doc, child, seen);
+    out[key] = key === "$ref" && typeof child === "string" ? new URL(child, SPEC_DOCUMENT_ID).href : inlineLocalRefs(doc, child, file, seen);
   }
   return out;
 }
 
-/** A stand-alone schema for a node of the document, ready for `ajv.compile`. */
-export function compilableSchema(doc: Json, schemaNode: Json): Record<string, Json> {
-  const inlined = inlineLocalRefs(doc, schemaNode);
+/** A stand-alone schema for a node of the document (at path `file`, for problem reports), ready for `ajv.compile`. */
+export function compilableSchema(doc: Json, schemaNode: Json, file?: string): Record<string, Json> {
+  const inlined = inlineLocalRefs(doc, schemaNode, file);
   return typeof inlined === "boolean" ? (inlined ? {} : { not: {} }) : (inlined as Record<string, Json>);
 }

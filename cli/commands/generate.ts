@@ -5,19 +5,13 @@
  */
 import { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { generate } from "../../generators/generate.ts";
-import { diffOutput, hasDrift, writeOutput } from "../../generators/output.ts";
+import { diffOutput, hasDrift, isWithin, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
-
-/** Whether `path` is `folder` or inside it (`/` contains everything). */
-function within(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
 
 /**
  * The output folder is emptied before writing, so refuse the folders where that would destroy
@@ -27,11 +21,11 @@ function within(folder: string, path: string): boolean {
 function checkOutFolder(outOption: string, spec: string): void {
   if (outOption.trim() === "") throw new UsageError("--out needs a folder name");
   const out = resolve(outOption);
-  if (within(out, process.cwd())) {
+  if (isWithin(out, process.cwd())) {
     throw new UsageError(`--out ${outOption} is the working directory or above it, and would be emptied; give generate a folder of its own (e.g. generated)`);
   }
   const schemas = join(dirname(resolve(spec)), "schemas");
-  if (within(out, resolve(spec)) || within(out, schemas) || within(schemas, out)) {
+  if (isWithin(out, resolve(spec)) || isWithin(out, schemas) || isWithin(schemas, out)) {
     throw new UsageError(`--out ${outOption} overlaps the spec ${spec} or its schemas/ folder, which emptying it would delete; give generate a folder of its own`);
   }
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out ${outOption} is a file, not a folder`);

@@ -11,13 +11,12 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { parsePort } from "../options.ts";
-import { loadPortableDocument } from "../../generators/portable-bundle.ts";
+import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { freePort } from "../free-port.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
@@ -44,7 +43,7 @@ interface MockOptions {
  * plain strings (the mock still answers the contract's XML examples, which are the wire text);
  * what the XML holds is checked by `validate` and the conformance suite instead.
  */
-export function forPrism(doc: unknown): unknown {
+function forPrism(doc: unknown): unknown {
   const paths = (doc as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {
@@ -61,13 +60,6 @@ export function forPrism(doc: unknown): unknown {
     }
   }
   return doc;
-}
-
-async function writePrismBundle(specPath: string): Promise<string> {
-  const doc = forPrism(await loadPortableDocument(specPath));
-  const file = join(mkdtempSync(join(tmpdir(), "service-contract-")), "openapi.json");
-  writeFileSync(file, JSON.stringify(doc, null, 2));
-  return file;
 }
 
 function parseUpstream(value: string): string {
@@ -100,7 +92,7 @@ export const mockCommand: CommandFactory = (setExit) =>
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
       let bundle: string;
       try {
-        bundle = await writePrismBundle(opts.spec);
+        bundle = await writePortableBundle(opts.spec, forPrism);
       } catch (error) {
         if (!(error instanceof SpecError)) throw error;
         throw new UsageError(`the spec does not load:\n${error.problems.map(formatProblem).join("\n")}`);

@@ -38,10 +38,7 @@ export const RESERVED_TYPE_NAMES = ["WebhookPayloads", "DeliveryEventName", "Ope
 
 export async function typesTarget({ model, portable, source }: TypesInput): Promise<GeneratedFile[]> {
   const clash = model.schemas.find((s) => RESERVED_TYPE_NAMES.includes(s.name));
-  if (clash) {
-    const file = model.schemaFiles.find((f) => f.name === clash.file)?.file ?? `schemas/${clash.file}.json`;
-    throw unsupported(file, ["title"], `"${clash.name}" is reserved for a generated type`);
-  }
+  if (clash) throw unsupported(clash.path, ["title"], `"${clash.name}" is reserved for a generated type`);
   // defaultNonNullable off: a property with a `default` is optional to send (the server fills it
   // in), so it must stay optional in request types.
   const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true, defaultNonNullable: false });

@@ -1,11 +1,11 @@
 /** Table-driven unit tests of the small generator pieces: pointers, ESM rewrite, drift diff. */
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, parse } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toPointer } from "../../generators/problems.ts";
 import { requireToImports } from "../../generators/targets/validators/esm.ts";
-import { diffOutput, normalise, writeOutput } from "../../generators/output.ts";
+import { diffOutput, isWithin, normalise, writeOutput } from "../../generators/output.ts";
 import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { runtimeModules } from "../../generators/runtime-modules.ts";
@@ -20,6 +20,26 @@ describe("runtimeModules", () => {
     ["a sibling whose name starts like the repository's", `${repo}-copy/generated`, "service-contract/runtime/client/index.ts", "service-contract/runtime/server/index.ts"],
   ])("%s", (_name, out, client, server) => {
     expect(runtimeModules(out)).toEqual({ client, server });
+  });
+});
+
+describe("isWithin", () => {
+  const root = join(tmpdir(), "tree");
+  it.each([
+    ["the folder itself", root, true],
+    ["a file inside", join(root, "a/b.txt"), true],
+    ["a child folder whose name starts with two dots", join(root, "..x"), true],
+    ["a file below such a folder", join(root, "..x/y.txt"), true],
+    ["the parent", join(root, ".."), false],
+    ["a sibling", join(root, "../other"), false],
+    ["a sibling whose name starts like the folder's", `${root}-copy`, false],
+    ["a sibling named ..x next to the folder", join(root, "../..x"), false],
+  ])("%s", (_name, path, inside) => {
+    expect(isWithin(root, path)).toBe(inside);
+  });
+
+  it("the filesystem root contains everything", () => {
+    expect(isWithin(parse(root).root, root)).toBe(true);
   });
 });
 

@@ -57,10 +57,20 @@ describe("contracts generate cannot turn into code", () => {
     ["a schema title that is not a type name", [["schemas/thing.json", '"title": "Thing"', '"title": "thing"']], ["types"], /^error SPEC_UNSUPPORTED schemas\/thing\.json#\/title: must be a PascalCase type name, got "thing"/],
     ["two schema files with one title", [["schemas/error.json", '"title": "Error"', '"title": "Thing"']], ["validators"], /^error SPEC_UNSUPPORTED schemas\/thing\.json#\/title: "Thing" is used by another schema file/],
     ["a schema title reserved for a generated type", [["schemas/thing.json", '"title": "Thing"', '"title": "WebhookPayloads"']], ["types"], /^error SPEC_UNSUPPORTED schemas\/thing\.json#\/title: "WebhookPayloads" is reserved for a generated type/],
-    ["a recursive schema inside the root document", recursive, TARGET_NAMES, /^error SPEC_UNSUPPORTED #\/components\/schemas\/Node: local \$ref cycle/],
+    ["a recursive schema inside the root document", recursive, TARGET_NAMES, /^error SPEC_UNSUPPORTED openapi\.yaml#\/components\/schemas\/Node: local \$ref cycle/],
   ] as const)("%s", async (_name, edits, targets, message) => {
     const dir = copyWith(edits.map((e) => [...e]));
     expect(await problemOf(dir, targets)).toMatch(message);
+  }, 60_000);
+
+  it.each([
+    ["from the root document", [["openapi.yaml", '    Error: { $ref: "schemas/error.json" }', '    Error: { $ref: "schemas/error.json" }\n    Other: { $ref: "other/thing.json" }']], /^error SPEC_UNSUPPORTED openapi\.yaml#\/components\/schemas\/Other: \$ref other\/thing\.json does not name a schema file under schemas\/$/],
+    ["from a schema file", [["schemas/thing.json", '"owner": { "$ref": "#/$defs/Owner" }', '"owner": { "$ref": "../other/thing.json" }']], /^error SPEC_UNSUPPORTED schemas\/thing\.json#\/properties\/owner: \$ref \.\.\/other\/thing\.json does not name a schema file under schemas\/$/],
+  ] as const)("a $ref to a JSON file outside schemas/, %s, names the file and pointer it is written at", async (_name, edits, message) => {
+    const dir = copyWith(edits.map((e) => [...e]));
+    mkdirSync(join(dir, "other"));
+    writeFileSync(join(dir, "other/thing.json"), '{ "type": "object" }\n');
+    expect(await problemOf(dir, ["types"])).toMatch(message);
   }, 60_000);
 
   it("the CLI reports it with exit 2 and no stack trace", async () => {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { shownFile, SpecError } from "../../problems.ts";
+import { problem } from "../../problems.ts";
 import Handlebars from "handlebars";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Options } from "ajv";
@@ -44,7 +44,7 @@ function compileModule(model: Model, units: readonly CompileUnit[], options: Opt
     } catch (error) {
       const file = model.schemaFiles.find((f) => f.id === unit.id)?.file;
       const message = `${(error as Error).message} (validator ${unit.exportName})`;
-      throw new SpecError([{ code: "SPEC_INVALID", pointer: "#", file: shownFile(file ?? model.specFile), message, severity: "error" }]);
+      throw problem("SPEC_INVALID", file ?? model.specFile, "#", message);
     }
   }
   const exports = Object.fromEntries(units.map((u) => [u.exportName, u.id]));
