@@ -23,6 +23,23 @@ function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(listFiles(dir).map((f) => [relative(dir, f), readFileSync(f, "utf8")]));
 }
 
+/**
+ * `<scratch>/<name>`: the spec and fresh output copied, then drifted apart — label.json gains a
+ * property, out/ gains a stray file and loses validators/tables.js.
+ */
+function driftedCopy(name: string): string {
+  const dir = join(scratch, name);
+  cpSync(join(scratch, "spec"), join(dir, "spec"), { recursive: true });
+  cpSync(join(scratch, "out"), join(dir, "out"), { recursive: true });
+  const labelFile = join(dir, "spec/schemas/label.json");
+  const label = JSON.parse(readFileSync(labelFile, "utf8")) as { properties: Record<string, unknown> };
+  label.properties.default = { type: "boolean" };
+  writeFileSync(labelFile, JSON.stringify(label, null, 2));
+  writeFileSync(join(dir, "out/stray.ts"), "// not generated\n");
+  rmSync(join(dir, "out/validators/tables.js"));
+  return dir;
+}
+
 // The copy lives at <scratch>/spec so the generated headers read "spec/openapi.yaml", as in the repo.
 beforeAll(async () => {
   cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true });
@@ -71,16 +88,7 @@ describe("generate", () => {
   }, 60_000);
 
   it("--check exits 1 after a schema changes, naming changed, new and deleted files", async () => {
-    const dir = join(scratch, "drift");
-    cpSync(join(scratch, "spec"), join(dir, "spec"), { recursive: true });
-    cpSync(join(scratch, "out"), join(dir, "out"), { recursive: true });
-    const labelFile = join(dir, "spec/schemas/label.json");
-    const label = JSON.parse(readFileSync(labelFile, "utf8")) as { properties: Record<string, unknown> };
-    label.properties.default = { type: "boolean" };
-    writeFileSync(labelFile, JSON.stringify(label, null, 2));
-    writeFileSync(join(dir, "out/stray.ts"), "// not generated\n");
-    rmSync(join(dir, "out/validators/tables.js"));
-
+    const dir = driftedCopy("drift");
     const result = await runCli(["generate", "--check", "--out", "out"], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/out\/ is out of date/);
@@ -92,7 +100,7 @@ describe("generate", () => {
   }, 60_000);
 
   it("generate then empties the folder (the stray file goes) and a second run changes nothing", async () => {
-    const dir = join(scratch, "drift");
+    const dir = driftedCopy("regenerate");
     const first = await runCli(["generate", "--out", "out"], { cwd: dir });
     expect(first.code).toBe(0);
     const files = snapshot(join(dir, "out"));
