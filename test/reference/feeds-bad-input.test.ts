@@ -6,9 +6,9 @@
  * API cannot serve and unknown query parameters (`per_page`) are ignored. Responses are checked
  * against the contract by the harness.
  */
-import { Agent } from "node:http";
+import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectInvalidField, httpRequest, useServer } from "./harness.ts";
+import { expectInvalidField, useServer } from "./harness.ts";
 import { auth, ids, insertEvents, tokenFor } from "./feeds-fixtures.ts";
 
 const t = useServer();
@@ -122,3 +122,28 @@ describe("headers", () => {
     }
   });
 });
+
+interface RawReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body's bytes as received. */
+  body: Buffer;
+}
+
+/** One request over node:http (on `agent` when given, so a test can reuse or inspect its connections). */
+function httpRequest(url: string | URL, options: { method?: string; headers?: Record<string, string>; agent?: Agent } = {}): Promise<RawReply> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? "GET", headers: options.headers ?? {}, ...(options.agent ? { agent: options.agent } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}

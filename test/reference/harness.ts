@@ -4,7 +4,6 @@
  * demo seed, and response validation on, so any handler answer that breaks the contract fails
  * the test that provoked it.
  */
-import { request, type Agent, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startServer, type RunningServer, type ServerOptions } from "../../reference/server.ts";
 
@@ -57,29 +56,4 @@ export async function expectInvalidField(res: Response, resource: string, field:
   const body = (await res.json()) as { message: string; errors: { resource: string; field: string; code: string }[] };
   expect(body.message, res.url).toBe("Validation Failed");
   expect(body.errors, res.url).toEqual([expect.objectContaining({ resource, field, code: "invalid" })]);
-}
-
-export interface RawReply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The body's bytes as received. */
-  body: Buffer;
-}
-
-/** One request over node:http (on `agent` when given, so a test can reuse or inspect its connections). */
-export function httpRequest(url: string | URL, options: { method?: string; headers?: Record<string, string>; agent?: Agent } = {}): Promise<RawReply> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? "GET", headers: options.headers ?? {}, ...(options.agent ? { agent: options.agent } : {}) },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
 }
