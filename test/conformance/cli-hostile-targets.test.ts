@@ -40,9 +40,7 @@ async function timed<T>(work: Promise<T>): Promise<{ value: T; seconds: number }
 
 describe.concurrent("conformance against a server that never answers", () => {
   it("each request is bounded by --request-timeout: the case fails naming the request, and the run ends", async ({ expect }) => {
-    const { value: result, seconds } = await timed(
-      runCli(["conformance", "--base-url", hangingUrl, "--auth-url", hangingUrl, "--profile", PROFILE, "--only", "FEEDS-ETAG-001", "--request-timeout", "1"]),
-    );
+    const result = await runCli(["conformance", "--base-url", hangingUrl, "--auth-url", hangingUrl, "--profile", PROFILE, "--only", "FEEDS-ETAG-001", "--request-timeout", "1"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✗ FEEDS-ETAG-001 /);
@@ -50,8 +48,9 @@ describe.concurrent("conformance against a server that never answers", () => {
     // The curl line is the request that hung, not an earlier one.
     expect(result.stdout).toMatch(new RegExp(`curl: {5}curl -i -X GET '${hangingUrl.replace(/\./g, "\\.")}/`));
     expect(result.stdout).toMatch(/1 case: 0 passed, 1 failed, 0 skipped/);
-    expect(seconds).toBeLessThan(15);
-  }, 30_000);
+    // Bounded by the request's limit, not the case's (30 s): no wall-clock figure, which load skews.
+    expect(result.stdout).not.toMatch(/did not finish within/);
+  }, 60_000);
 
   it("a case that times out releases its requests: the process exits right after the summary", async ({ expect }) => {
     // The request time-out is far longer than the case's: the case's own limit must abort what
@@ -61,8 +60,9 @@ describe.concurrent("conformance against a server that never answers", () => {
     );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/the case did not finish within 1000 ms/);
-    expect(seconds).toBeLessThan(25);
-  }, 60_000);
+    // Far below the 120 s the open requests would otherwise hold it, with room for a loaded machine.
+    expect(seconds).toBeLessThan(90);
+  }, 110_000);
 
   it("--request-timeout must be a positive number of seconds", async ({ expect }) => {
     const result = await runCli(["conformance", "--reference", "--request-timeout", "soon"]);

@@ -30,9 +30,8 @@ describe("a request that gets no answer", () => {
   it("fails within the request time-out, naming the request, and lastSent is that request", async () => {
     const http = new HttpClient(target.url, target.url, fetch, { timeoutMs: 300 });
     await http.request({ path: "/quick", validate: false });
-    const started = Date.now();
+    // Without the limit this would hang until the test's own time-out; its message names the limit.
     const error = await http.request({ path: "/hangs?x=1", validate: false }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(error).toBeInstanceOf(CaseFailure);
     expect((error as CaseFailure).message).toBe(`no answer within 300 ms: GET ${target.url}/hangs?x=1`);
     expect(http.last?.url).toBe(`${target.url}/quick`);
