@@ -84,6 +84,11 @@ export class HttpClient {
     return this.exchanges.at(-1);
   }
 
+  /** Aborted when the case is over; what a case starts besides requests (trigger commands) stops with it. */
+  get caseSignal(): AbortSignal | undefined {
+    return this.limits.signal;
+  }
+
   /** A signal for one request: the request time-out, and the end of the case. */
   signal(): AbortSignal {
     const timeout = AbortSignal.timeout(this.timeoutMs);

@@ -106,11 +106,12 @@ async function httpStep(step: Extract<TriggerStep, { http: unknown }>["http"], p
   }
 }
 
-function commandStep(argv: string[], params: Record<string, string>, event: string): Promise<void> {
+function commandStep(argv: string[], params: Record<string, string>, event: string, signal: AbortSignal | undefined): Promise<void> {
   const [file, ...args] = argv.map((a) => fill(a, params, event));
   if (!file) return Promise.reject(new CaseFailure(`trigger "${event}": an empty command`, {}));
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+    // The case's end kills the command too: a hanging tool must not keep the run alive after it.
+    execFile(file, args, { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal }, (error, stdout, stderr) => {
       if (!error) return resolve();
       const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
       const tail = `${stderr || stdout}`.trim().slice(-500);
@@ -126,6 +127,6 @@ export async function runTrigger(event: string, given: Record<string, string> | 
   const params = triggerParams(options.profile, event, given);
   for (const step of steps) {
     if ("http" in step) await httpStep(step.http, params, event, options);
-    else await commandStep(step.command, params.all, event);
+    else await commandStep(step.command, params.all, event, options.http?.caseSignal);
   }
 }

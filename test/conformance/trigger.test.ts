@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "../../conformance/core/profile.ts";
 import { CaseFailure, SkipCase } from "../../conformance/core/failure.ts";
 import { runTrigger, triggerParams } from "../../conformance/run/trigger.ts";
+import { HttpClient } from "../../conformance/core/http.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
 
 let target: FakeTarget;
@@ -87,6 +88,16 @@ describe("trigger steps", () => {
     const error = await run({ ...base, triggers: {} }, "gollum").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SkipCase);
     expect((error as SkipCase).message).toBe('profile has no trigger for "gollum"');
+  });
+
+  it("stops a command step when the case ends, instead of waiting out the command's own limit", async () => {
+    const caseOver = new AbortController();
+    const http = new HttpClient(target.url, target.url, fetch, { signal: caseOver.signal });
+    const hangs: Profile = { ...base, triggers: { push: [{ command: [process.execPath, "-e", "setTimeout(() => {}, 60000)"] }] } };
+    const running = runTrigger("push", undefined, { profile: hangs, baseUrl: target.url, http });
+    setTimeout(() => caseOver.abort(), 200);
+    // Without the case's signal the child runs for a minute (its own 60 s limit); the test's time limit catches that.
+    await expect(running).rejects.toThrow(/trigger "push": command .* failed/);
   });
 
   it("runs command steps with filled arguments; a non-zero exit fails with its output", async () => {
