@@ -14,11 +14,12 @@ import { mockCommand } from "./commands/mock.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { simulateCommand } from "./commands/simulate.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { webhooksCommand } from "./commands/webhooks.ts";
 
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
 export type CommandFactory = (setExit: (code: number) => void) => Command;
 
-const COMMANDS: CommandFactory[] = [benchCommand, conformanceCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand];
+const COMMANDS: CommandFactory[] = [benchCommand, conformanceCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand, webhooksCommand];
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;

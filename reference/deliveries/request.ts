@@ -6,20 +6,14 @@
  * hook's content type changes meanwhile; the signature is made per attempt with the hook's
  * current secret, which is what its receiver checks against.
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { deliveryBody, deliveryHeaders, JSON_TYPE } from "../../runtime/client/webhooks/delivery.ts";
 import { serviceDelivery } from "../hooks/catalog.ts";
 import { openSecret } from "../hooks/secret-box.ts";
 import { signatureHeaders } from "./signing.ts";
 import type { Fault } from "../faults.ts";
 
-export const JSON_TYPE = "application/json";
-export const FORM_TYPE = "application/x-www-form-urlencoded";
-
-const VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string }).version;
-/** `Service-Hookshot/<short id>`: a short hash of the release, like the service's build ids. */
-export const USER_AGENT = `Service-Hookshot/${createHash("sha1").update(`service-contract ${VERSION}`).digest("hex").slice(0, 7)}`;
+// Body and headers are the runtime's, shared with `webhooks send` and the receiver suite.
+export { FORM_TYPE, JSON_TYPE, USER_AGENT } from "../../runtime/client/webhooks/delivery.ts";
 
 /** What an attempt needs of its delivery and hook (from its job and store.ts `loadForSend`). */
 export interface SendRow {
@@ -50,8 +44,7 @@ export interface DeliveryRequest {
 }
 
 function webBody(row: SendRow, payload: string): { url: string; contentType: string; body: string } {
-  if (row.config.content_type === "form") return { url: row.config.url ?? "", contentType: FORM_TYPE, body: new URLSearchParams({ payload }).toString() };
-  return { url: row.config.url ?? "", contentType: JSON_TYPE, body: payload };
+  return { url: row.config.url ?? "", ...deliveryBody(payload, row.config.content_type) };
 }
 
 /** The payload JSON: from the job (first attempts) or kept with the delivery (service hooks). */
@@ -80,12 +73,7 @@ export function buildRequest(row: SendRow, faults?: ReadonlySet<Fault>): Deliver
   const fresh = row.body === null;
   const body = row.body ?? made.body;
   const contentType = row.content_type ?? made.contentType;
-  const headers: Record<string, string> = {
-    "X-Service-Event": row.event,
-    "X-Service-Delivery": row.guid,
-    "User-Agent": USER_AGENT,
-    "Content-Type": contentType,
-  };
+  const headers = deliveryHeaders({ event: row.event, guid: row.guid, contentType, body });
   if (row.hook_name === "web" && row.secret_sealed) Object.assign(headers, signatureHeaders(secretOf(row.secret_sealed), body, faults));
   return { url: made.url, headers, body, contentType, fresh, insecure: row.hook_name === "web" && row.config.insecure_ssl === "1" };
 }

@@ -5,7 +5,7 @@
  * for `insecure_ssl: "1"`. Failures are named the way the delivery log shows them: `Invalid HTTP
  * Response: 500`, `timed out`, `connection refused`, `connection reset`, ….
  */
-import { Agent, request } from "undici";
+import { Agent, request, type Dispatcher } from "undici";
 import type { DeliveryRequest } from "./request.ts";
 
 export const RESPONSE_EXCERPT_BYTES = 64 * 1024;
@@ -78,7 +78,8 @@ export function tooLarge(bytes: number, limit: number): AttemptOutcome {
 /** Thrown when `cancel` (the server shutting down) cut the attempt: it did not happen, as far as the log goes. */
 export class AttemptCancelled extends Error {}
 
-export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cancel?: AbortSignal): Promise<AttemptOutcome> {
+/** `dispatcher`: another connection pool than the engine's (a one-shot command closes its own and exits at once). */
+export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cancel?: AbortSignal, dispatcher?: Dispatcher): Promise<AttemptOutcome> {
   const deliveredAt = new Date();
   const started = performance.now();
   const abort = new AbortController();
@@ -99,7 +100,7 @@ export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cance
       method: "POST",
       headers: req.headers,
       body: req.body,
-      dispatcher: req.insecure ? insecure : secure,
+      dispatcher: dispatcher ?? (req.insecure ? insecure : secure),
       signal: abort.signal,
     });
     const chunks: Buffer[] = [];

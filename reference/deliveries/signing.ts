@@ -2,24 +2,14 @@
  * Delivery signatures (DESIGN.md): `X-Hub-Signature: sha1=<hex>` and `X-Hub-Signature-256:
  * sha256=<hex>`, HMACs keyed with the hook's secret over the exact bytes sent — so they are
  * computed here from the body bytes, never from a re-serialised payload, and only when the hook
- * has a secret.
+ * has a secret. The signing itself is the runtime's (runtime/client/webhooks/delivery.ts), shared
+ * with `webhooks send` and the receiver suite; this adds the deliberate fault.
  */
-import { createHmac } from "node:crypto";
+import { signatureHeaders as signBody, type SignatureHeaders } from "../../runtime/client/webhooks/delivery.ts";
 import { reserializedBody, type Fault } from "../faults.ts";
 
-export function hmacHex(algorithm: "sha1" | "sha256", secret: string, body: Uint8Array | string): string {
-  return createHmac(algorithm, secret).update(body).digest("hex");
-}
-
-export interface SignatureHeaders {
-  "X-Hub-Signature": string;
-  "X-Hub-Signature-256": string;
-}
+export type { SignatureHeaders };
 
 export function signatureHeaders(secret: string, body: Uint8Array | string, faults?: ReadonlySet<Fault>): SignatureHeaders {
-  const signed = faults?.has("signature-reserialized") ? reserializedBody(body) : body;
-  return {
-    "X-Hub-Signature": `sha1=${hmacHex("sha1", secret, signed)}`,
-    "X-Hub-Signature-256": `sha256=${hmacHex("sha256", secret, signed)}`,
-  };
+  return signBody(secret, faults?.has("signature-reserialized") ? reserializedBody(body) : body);
 }
