@@ -8,7 +8,7 @@ import type { Profile } from "./profile.ts";
 import type { HttpClient } from "./http.ts";
 import type { Receiver } from "./receiver.ts";
 
-export type Area = "contract" | "oauth" | "feeds" | "issue-events" | "hooks" | "webhooks" | "robustness";
+export type Area = "contract" | "oauth" | "feeds" | "issue-events" | "hooks" | "webhooks" | "robustness" | "receiver" | "oauth-client";
 
 /** What a case needs the profile (or the run) to provide; unmet needs skip the case with a reason. */
 export type Need =

@@ -6,7 +6,7 @@
 import type { Area, CaseResult, RunSummary, Status } from "../core/types.ts";
 
 /** Report order of areas; areas a run does not know come last, alphabetically. */
-export const AREA_ORDER: readonly Area[] = ["contract", "oauth", "feeds", "issue-events", "hooks", "webhooks", "robustness"];
+export const AREA_ORDER: readonly Area[] = ["contract", "oauth", "feeds", "issue-events", "hooks", "webhooks", "robustness", "receiver", "oauth-client"];
 
 export function formatValue(value: unknown, maxLength = Infinity): string {
   const text = value === undefined ? "(nothing)" : typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value, null, 2) ?? String(value));

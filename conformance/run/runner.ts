@@ -7,7 +7,7 @@
  * each case expects, and keeps the curl line tied to the case that printed it.
  */
 import { performance } from "node:perf_hooks";
-import type { Case, CaseResult, FailureDetail, RunSummary, Status } from "../core/types.ts";
+import type { Case, CaseMeta, CaseResult, FailureDetail, RunSummary, Status } from "../core/types.ts";
 import type { Profile } from "../core/profile.ts";
 import type { Receiver } from "../core/receiver.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
@@ -93,25 +93,44 @@ function failureOf(error: unknown, http: HttpClient, timeoutMs: number): Failure
   return { message, curl };
 }
 
-function metaOf(c: Case): Omit<CaseResult, "status" | "durationMs" | "notes"> {
+function metaOf(c: CaseMeta): Omit<CaseResult, "status" | "durationMs" | "notes"> {
   return { id: c.id, title: c.title, area: c.area, seed: c.seed, ...(c.needs ? { needs: [...c.needs] } : {}) };
 }
 
-async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number): Promise<CaseResult> {
+/**
+ * One case of any suite — the server suite here, the consumer suites (conformance/consumers)
+ * with their own contexts: `start` builds the case's context for its abort signal and notes and
+ * returns the run and the HttpClient whose last request is the failure's curl line.
+ */
+export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal: AbortSignal, notes: string[]) => { http: HttpClient; run: () => Promise<void> }): Promise<CaseResult> {
   const notes: string[] = [];
-  const reason = unmetNeed(c.needs, run.profile, facilities);
-  if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes };
   const abandon = new AbortController();
-  const ctx = caseContext(run, notes, abandon.signal);
+  const { http, run } = start(abandon.signal, notes);
   const started = performance.now();
   let outcome: Pick<CaseResult, "status" | "reason" | "failure">;
   try {
-    await withTimeout(Promise.resolve().then(() => c.run(ctx)), timeoutMs, () => abandon.abort(new CaseTimeout("the case's time is up")));
+    await withTimeout(Promise.resolve().then(run), timeoutMs, () => abandon.abort(new CaseTimeout("the case's time is up")));
     outcome = { status: "passed" };
   } catch (error) {
-    outcome = isSkip(error) ? { status: "skipped", reason: error.message } : { status: "failed", failure: failureOf(error, ctx.http, timeoutMs) };
+    outcome = isSkip(error) ? { status: "skipped", reason: error.message } : { status: "failed", failure: failureOf(error, http, timeoutMs) };
   }
-  return { ...metaOf(c), ...outcome, durationMs: Math.round(performance.now() - started), notes };
+  return { ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes };
+}
+
+async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number): Promise<CaseResult> {
+  const reason = unmetNeed(c.needs, run.profile, facilities);
+  if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes: [] };
+  return runCase(c, timeoutMs, (signal, notes) => {
+    const ctx = caseContext(run, notes, signal);
+    return { http: ctx.http, run: () => c.run(ctx) };
+  });
+}
+
+/** The run's totals, from its results. */
+export function summarize(target: RunSummary["target"], startedAt: Date, durationMs: number, results: CaseResult[]): RunSummary {
+  const counts: Record<Status, number> = { passed: 0, failed: 0, skipped: 0 };
+  for (const r of results) counts[r.status]++;
+  return { target, startedAt: startedAt.toISOString(), durationMs: Math.round(durationMs), results, counts };
 }
 
 function trimSlash(url: string): string {
@@ -159,9 +178,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     await ownReceiver?.close();
   }
 
-  const counts: Record<Status, number> = { passed: 0, failed: 0, skipped: 0 };
-  for (const r of results) counts[r.status]++;
-  const summary: RunSummary = { target, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - started), results, counts };
+  const summary = summarize(target, startedAt, performance.now() - started, results);
   options.onProgress?.({ type: "end", summary });
   return summary;
 }

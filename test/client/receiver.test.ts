@@ -23,6 +23,8 @@ describe("WebhookReceiver.receive", () => {
     ["secret list, signed with the second", { secret: ["old", "s"] }, headers({ "x-hub-signature-256": sign("s", body) }), body, 200],
     ["secret, unsigned", { secret: "s" }, headers(), body, 401],
     ["secret, signed with sha1 but sha256 required", { secret: "s", requireSha256: true }, headers({ "x-hub-signature": sign("s", body, "sha1") }), body, 401],
+    ["secret, signed with sha1 only (sha256 required by default)", { secret: "s" }, headers({ "x-hub-signature": sign("s", body, "sha1") }), body, 401],
+    ["secret, signed with sha1 only, sha256 not required", { secret: "s", requireSha256: false }, headers({ "x-hub-signature": sign("s", body, "sha1") }), body, 200],
     ["invalid payload", {}, headers(), "{}", 422],
     ["invalid payload, validation off", { validate: false }, headers(), "{}", 200],
     ["form without payload field", {}, headers({ "content-type": "application/x-www-form-urlencoded" }), "other=1", 400],

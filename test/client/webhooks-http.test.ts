@@ -55,7 +55,7 @@ async function deliver(options: { kind: Kind; json: string; event?: string; secr
 }
 
 describe.each(["json", "form"] as const)("%s deliveries", (kind) => {
-  it.each(["both", "sha1", "sha256"] as const)("accepts a correctly signed push (%s)", async (signWith) => {
+  it.each(["both", "sha256"] as const)("accepts a correctly signed push (%s)", async (signWith) => {
     const before = received.length;
     const r = await deliver({ kind, json: push, signWith });
     expect(r.status).toBe(200);
@@ -70,6 +70,7 @@ describe.each(["json", "form"] as const)("%s deliveries", (kind) => {
     ["a wrong secret", { secret: "not the secret" }, 401],
     ["a tampered body", { tamper: true }, 401],
     ["no signature", { signWith: "none" as const }, 401],
+    ["a SHA-1 signature alone (the service always sends SHA-256 too)", { signWith: "sha1" as const }, 401],
     ["no X-Service-Event", { event: "" }, 400],
     ["an invalid payload", { json: pushInvalid }, 422],
     ["a body that is not JSON", { json: "{not json" }, 400],
@@ -98,6 +99,19 @@ describe("other answers", () => {
     expect((await deliver({ kind: "json", json: "{}", event: "future_event" })).status).toBe(202);
     const release = readFileSync(join(examples, "release", "valid-published.json"), "utf8");
     expect((await deliver({ kind: "json", json: release, event: "release" })).status).toBe(202);
+  });
+
+  it("acknowledges an action the contract does not know with 202, without dispatching", async () => {
+    const before = received.length;
+    const r = await deliver({ kind: "json", json: JSON.stringify({ ...JSON.parse(push), action: "future_action" }) });
+    // push has no action in the contract: an extra field is fine, so it is handled.
+    expect(r.status).toBe(200);
+    const issues = readFileSync(join(examples, "issues", "valid-opened.json"), "utf8");
+    const unknown = await deliver({ kind: "json", json: JSON.stringify({ ...JSON.parse(issues), action: "transferred" }), event: "issues" });
+    expect(unknown).toMatchObject({ status: 202, body: { message: "Action transferred of issues is not handled" } });
+    const broken = await deliver({ kind: "json", json: JSON.stringify({ ...JSON.parse(issues), action: "transferred", issue: "not an issue" }), event: "issues" });
+    expect(broken.status).toBe(422);
+    expect(received).toHaveLength(before + 1);
   });
 
   it("answers 415 for other content types, 405 for other methods, 500 when a handler throws", async () => {

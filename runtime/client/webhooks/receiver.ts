@@ -34,12 +34,15 @@ export interface WebhookReceiverOptions {
   secret?: string | readonly string[];
   /** Validate payloads against the contract before dispatching. Default true. */
   validate?: boolean;
-  /** Refuse deliveries signed only with SHA-1. Default false. */
+  /**
+   * Refuse deliveries that carry no `X-Hub-Signature-256` (SHA-1 only). Default true: the
+   * service always sends both, so a SHA-1-only delivery is not one of its (spec/DECISIONS.md).
+   */
   requireSha256?: boolean;
 }
 
 export interface WebhookOutcome {
-  /** 200 handled, 202 acknowledged without a handler, 4xx refused, 500 a handler threw. */
+  /** 200 handled, 202 acknowledged without a handler (or an unknown event or action), 4xx refused, 500 a handler threw. */
   status: number;
   body: { message: string; documentation_url?: string; errors?: { resource: string; field: string; code: string; message?: string }[] };
   event?: string;
@@ -60,6 +63,12 @@ function lowerCaseHeaders(headers: WebhookInput["headers"]): Record<string, stri
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
   }
   return out;
+}
+
+/** The payload breaks its schema only by an `action` string outside the known ones. */
+function unknownActionOnly(errors: readonly { path: string }[], payload: unknown): boolean {
+  const action = (payload as { action?: unknown } | null)?.action;
+  return typeof action === "string" && errors.length > 0 && errors.every((e) => e.path === "/action");
 }
 
 const fail = (status: number, message: string, extra: Partial<WebhookOutcome> = {}): WebhookOutcome => ({ status, body: { message, documentation_url: DOCS }, ...extra });
@@ -103,7 +112,7 @@ export class WebhookReceiver<Payloads extends object> {
       body: bytes,
       signatures: { sha1: headers["x-hub-signature"], sha256: headers["x-hub-signature-256"] },
       secrets: this.#secrets,
-      requireSha256: this.#options.requireSha256,
+      requireSha256: this.#options.requireSha256 ?? true,
     });
     if (!check.ok) return fail(401, check.message, { event, delivery: id });
 
@@ -115,6 +124,9 @@ export class WebhookReceiver<Payloads extends object> {
     if (this.#options.validate !== false) {
       const result = this.#contract.validate(event, payload);
       if (!result.valid) {
+        // An action the contract does not know yet (the service adds actions): acknowledged
+        // like an unknown event, so the service does not retry it (spec/DECISIONS.md).
+        if (unknownActionOnly(result.errors, payload)) return { status: 202, body: { message: `Action ${String((payload as { action: string }).action)} of ${event} is not handled` }, event, delivery: id };
         const errors = result.errors.map((e) => ({ resource: "WebhookPayload", field: e.path, code: "invalid", message: e.message }));
         return { status: 422, body: { message: "Validation Failed", errors, documentation_url: DOCS }, event, delivery: id };
       }
