@@ -23,6 +23,9 @@ interface ConformanceOptions {
   caseTimeout: string;
   requestTimeout: string;
   reference?: boolean;
+  receiver?: string;
+  secret?: string;
+  oauthClient?: boolean;
 }
 
 function httpUrl(flag: string, value: string | undefined): string {
@@ -57,7 +60,9 @@ Examples:
   service-contract conformance --reference --reporter console,html --out report
   service-contract conformance --base-url https://api.example.test --auth-url https://example.test \\
     --profile conformance/profiles/example.yaml --reporter console,junit --out report
-  service-contract conformance --reference --only 'OAUTH-*' --skip OAUTH-REDIRECT-004`;
+  service-contract conformance --reference --only 'OAUTH-*' --skip OAUTH-REDIRECT-004
+  service-contract conformance --receiver http://127.0.0.1:9000/hook --secret s3cret --reporter console,junit
+  service-contract conformance --oauth-client --profile my-client.yaml --reporter console,html`;
 
 export const conformanceCommand: CommandFactory = (setExit) =>
   new Command("conformance")
@@ -73,6 +78,9 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--case-timeout <seconds>", "time limit of one case", "30")
     .option("--request-timeout <seconds>", "time limit of one request, answer and body (a target that never answers fails the case)", "10")
     .option("--reference", "start the reference server on a temporary database and run against it")
+    .option("--receiver <url>", "check a webhook receiver instead of a server: the suite sends it deliveries (with --secret)")
+    .option("--secret <secret>", "the secret the receiver checks signatures with (--receiver)")
+    .option("--oauth-client", "check an OAuth web-flow client: the reference plays the authorization server (with --profile, the client's profile)")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
       const { parseReporters, prepareReportDir, writeReports, ConsoleReporter } = await import("../../conformance/report/index.ts");
@@ -84,11 +92,16 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       }
       const timeoutMs = parseSeconds("--case-timeout", opts.caseTimeout);
       const requestTimeoutMs = parseSeconds("--request-timeout", opts.requestTimeout);
-      const { ALL_CASES } = await import("../../conformance/cases/index.ts");
-      const { selectCases } = await import("../../conformance/run/select.ts");
-      const { selected, unmatched } = selectCases(ALL_CASES, opts.only, opts.skip);
-      if (unmatched.length > 0) throw new UsageError(`--only ${unmatched.join(",")} matches no case`);
-      if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
+      // The consumer suites (a webhook receiver, an OAuth client) have their own cases and targets.
+      const consumer = opts.receiver !== undefined || opts.oauthClient ? await import("./conformance-consumers.ts") : undefined;
+      if (consumer) consumer.checkConsumerOptions(opts);
+      else {
+        const { ALL_CASES } = await import("../../conformance/cases/index.ts");
+        const { selectCases } = await import("../../conformance/run/select.ts");
+        const { selected, unmatched } = selectCases(ALL_CASES, opts.only, opts.skip);
+        if (unmatched.length > 0) throw new UsageError(`--only ${unmatched.join(",")} matches no case`);
+        if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
+      }
 
       const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
       // The report folder must be writable before the run, not after it.
@@ -100,7 +113,8 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
       let summary;
-      if (opts.reference) {
+      if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
+      else if (opts.reference) {
         const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
         if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
         const { runReference } = await import("../../conformance/reference-profile.ts");

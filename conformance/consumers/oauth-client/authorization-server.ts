@@ -1,0 +1,166 @@
+/**
+ * The authorization server of the OAuth client suite: the reference server (in-memory database,
+ * demo seed) with the client's application registered, its web host behind a small recording
+ * proxy at the profile's `authUrl`. The proxy is how the suite sees the client's back channel —
+ * each token request's Accept header and fields (redirect_uri, code_verifier) — which no browser
+ * shows; the reference is unchanged and advertises the proxy's address as its web host.
+ *
+ * What the suite steers goes through the reference's own facilities, not fault switches: its
+ * clock (`startServer({ now })`) to let a code expire, its store to revoke the user's grant so
+ * every sign-in shows the consent page (as the review page's revoke button does), and the
+ * browser (conformance/consumers/oauth-client/browser.ts) for everything on the front channel.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+import type { RunningServer } from "../../../reference/server.ts";
+import type { ClientProfile } from "./profile.ts";
+
+/** The demo user the suite signs in as (reference/seed/README.md). */
+export const SIGN_IN = { login: "octocat", password: "octocat-demo-password" };
+
+export interface TokenRequest {
+  at: number;
+  accept: string;
+  contentType: string;
+  fields: Record<string, string>;
+}
+
+export interface AuthorizationServer {
+  urls: { api: string; auth: string };
+  /** Token requests the client made, oldest first. */
+  tokenRequests: TokenRequest[];
+  /** Moves the reference's clock forward (codes expire after reference/store/codes.ts CODE_LIFETIME_MS). */
+  advanceClock(ms: number): void;
+  /** Forgets octocat's grant to the client's app, so the next sign-in asks for consent again. */
+  revokeGrant(): Promise<void>;
+  /** Exchanges a code as the client would (the suite using it first makes the client's exchange a reuse). */
+  exchange(code: string, redirectUri?: string): Promise<Record<string, unknown>>;
+  /** Whether the contract's authorize operation takes PKCE (code_challenge). */
+  supportsPkce: boolean;
+  close(): Promise<void>;
+}
+
+function fieldsOf(contentType: string, body: string): Record<string, string> {
+  if (contentType.includes("json")) {
+    try {
+      const value = JSON.parse(body) as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+    } catch {
+      return {};
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Forwards everything to `upstream` byte for byte, recording token requests on the way. */
+function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[]): Server {
+  return createServer((req, res) => {
+    void (async () => {
+      const upstream = upstreamOf();
+      const body = await readBody(req);
+      const path = req.url ?? "/";
+      if (req.method === "POST" && new URL(path, upstream).pathname === "/login/oauth/access_token") {
+        const contentType = String(req.headers["content-type"] ?? "");
+        tokenRequests.push({ at: Date.now(), accept: String(req.headers.accept ?? ""), contentType, fields: fieldsOf(contentType, body.toString("utf8")) });
+      }
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers.connection;
+      const answer = await request(new URL(path, upstream), { method: req.method as "GET", headers, body: body.length > 0 ? body : undefined });
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !["connection", "keep-alive", "transfer-encoding"].includes(k)) out[k] = v;
+      res.writeHead(answer.statusCode, out);
+      for await (const chunk of answer.body) res.write(chunk);
+      res.end();
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end("the suite's proxy could not reach the reference web host");
+      else res.destroy();
+    });
+  });
+}
+
+function listen(server: Server, url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(Number(port), hostname.replace(/^\[|\]$/g, ""), () => resolve());
+  });
+}
+
+async function contractHasPkce(): Promise<boolean> {
+  const { operationTable } = await import("../../../generated/client/operations.ts");
+  return JSON.stringify(operationTable).includes("code_challenge");
+}
+
+export async function startAuthorizationServer(profile: ClientProfile): Promise<AuthorizationServer> {
+  const [{ startServer }, { createApplication, findApplication }, { findAccountByLogin }, { revokeGrant }] = await Promise.all([
+    import("../../../reference/server.ts"),
+    import("../../../reference/store/applications.ts"),
+    import("../../../reference/store/accounts.ts"),
+    import("../../../reference/store/authorizations.ts"),
+  ]);
+  let offset = 0;
+  const tokenRequests: TokenRequest[] = [];
+  // Until the reference is up, the proxy points nowhere (nothing is sent before then).
+  let upstream = "http://127.0.0.1:1";
+  const proxy = recordingProxy(() => upstream, tokenRequests);
+  // The proxy listens first: the profile's address must be free before anything else starts.
+  await listen(proxy, profile.authUrl).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`the authorization server cannot listen on ${profile.authUrl}: ${error.code ?? error.message}`);
+  });
+  const authUrl = profile.authUrl.replace(/\/+$/, "");
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      port: profile.apiUrl ? Number(new URL(profile.apiUrl).port) : 0,
+      authPort: 0,
+      seed: "demo",
+      history: false,
+      deliveries: { enabled: false },
+      publicUrls: { auth: authUrl, ...(profile.apiUrl ? { api: profile.apiUrl.replace(/\/+$/, "") } : {}) },
+      now: () => new Date(Date.now() + offset),
+    });
+  } catch (error) {
+    await new Promise((resolve) => proxy.close(resolve));
+    throw error;
+  }
+  upstream = `http://127.0.0.1:${(server.auth.server.address() as AddressInfo).port}`;
+
+  const owner = (await findAccountByLogin(server.db, SIGN_IN.login))!;
+  if (await findApplication(server.db, profile.clientId)) throw new Error(`the profile's clientId ${profile.clientId} is one of the demo seed's applications: choose another`);
+  const app = await createApplication(server.db, { clientId: profile.clientId, clientSecret: profile.clientSecret, name: "Client under test", url: new URL(profile.startUrl).origin, callbackUrl: profile.callbackUrl, ownerId: owner.id });
+  const supportsPkce = await contractHasPkce();
+
+  return {
+    urls: { api: server.urls.api, auth: authUrl },
+    tokenRequests,
+    supportsPkce,
+    advanceClock(ms) {
+      offset += ms;
+    },
+    async revokeGrant() {
+      await revokeGrant(server.db, owner.id, Number(app.id));
+    },
+    async exchange(code, redirectUri) {
+      // Straight to the web host, past the proxy: this exchange is the suite's, not the client's.
+      const form = new URLSearchParams({ client_id: profile.clientId, client_secret: profile.clientSecret, code, ...(redirectUri ? { redirect_uri: redirectUri } : {}) });
+      const res = await fetch(`${upstream}/login/oauth/access_token`, { method: "POST", headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, body: form, signal: AbortSignal.timeout(10_000) });
+      return (await res.json()) as Record<string, unknown>;
+    },
+    async close() {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The webhook receiver suite: `conformance --receiver URL --secret S`, or `runReceiverSuite` as a
+ * library. The suite plays the service — it sends deliveries (correct ones, forged ones, unknown
+ * ones, a burst) to the receiver and judges its answers — through the same runner pieces and
+ * reporters as the server suite (conformance/run, conformance/report), so the reports and exit
+ * codes are the same. Cases run one at a time; each has the run's time limit.
+ */
+import { performance } from "node:perf_hooks";
+import type { CaseResult, RunSummary } from "../../core/types.ts";
+import { HttpClient } from "../../core/http.ts";
+import { DEFAULT_CASE_TIMEOUT_MS, runCase, SelectionError, summarize, type ProgressEvent } from "../../run/runner.ts";
+import { selectCases } from "../../run/select.ts";
+import { deliveryPool } from "../send-delivery.ts";
+import { RECEIVER_CASES } from "./cases.ts";
+import { receiverContext, type ReceiverCase } from "./context.ts";
+
+export { RECEIVER_CASES };
+export type { ReceiverCase, ReceiverContext } from "./context.ts";
+
+export interface ReceiverSuiteOptions {
+  /** Where the receiver takes deliveries. */
+  url: string;
+  /** The hook's secret the receiver checks signatures with. */
+  secret: string;
+  cases?: readonly ReceiverCase[];
+  only?: string | readonly string[];
+  skip?: string | readonly string[];
+  /** Per case; default 30 s. */
+  timeoutMs?: number;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export async function runReceiverSuite(options: ReceiverSuiteOptions): Promise<RunSummary> {
+  const cases = options.cases ?? RECEIVER_CASES;
+  const { selected, unmatched } = selectCases(cases, options.only, options.skip);
+  if (unmatched.length > 0) throw new SelectionError(`--only ${unmatched.join(",")} matches no case`);
+  if (selected.length === 0) throw new SelectionError("the selection is empty (every case is excluded by --skip)");
+  if (!options.secret) throw new SelectionError("the receiver suite needs the receiver's secret");
+
+  // The report's target: the receiver is the one host there is.
+  const target = { baseUrl: options.url, authUrl: options.url };
+  const startedAt = new Date();
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+  const pool = deliveryPool();
+  const run = { url: options.url, secret: options.secret, pool };
+  const results: CaseResult[] = [];
+  options.onProgress?.({ type: "start", total: selected.length, target });
+  try {
+    for (const [index, c] of selected.entries()) {
+      const result = await runCase(c, timeoutMs, (signal, notes) => {
+        const http = new HttpClient(options.url, options.url, fetch, { signal });
+        const ctx = receiverContext(run, http, notes, signal);
+        return { http, run: () => c.run(ctx) };
+      });
+      results.push(result);
+      options.onProgress?.({ type: "case", result, index, total: selected.length });
+    }
+  } finally {
+    await pool.destroy();
+  }
+  const summary = summarize(target, startedAt, performance.now() - started, results);
+  options.onProgress?.({ type: "end", summary });
+  return summary;
+}
