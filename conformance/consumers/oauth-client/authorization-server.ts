@@ -32,10 +32,12 @@ export interface AuthorizationServer {
   tokenRequests: TokenRequest[];
   /** Moves the reference's clock forward (codes expire after reference/store/codes.ts CODE_LIFETIME_MS). */
   advanceClock(ms: number): void;
+  /** Registers the profile's application (callback URL, credentials) unless it already is. */
+  register(profile: ClientProfile): Promise<void>;
   /** Forgets octocat's grant to the client's app, so the next sign-in asks for consent again. */
-  revokeGrant(): Promise<void>;
+  revokeGrant(profile: ClientProfile): Promise<void>;
   /** Exchanges a code as the client would (the suite using it first makes the client's exchange a reuse). */
-  exchange(code: string, redirectUri?: string): Promise<Record<string, unknown>>;
+  exchange(profile: ClientProfile, code: string): Promise<Record<string, unknown>>;
   /** Whether the contract's authorize operation takes PKCE (code_challenge). */
   supportsPkce: boolean;
   close(): Promise<void>;
@@ -137,8 +139,21 @@ export async function startAuthorizationServer(profile: ClientProfile): Promise<
   upstream = `http://127.0.0.1:${(server.auth.server.address() as AddressInfo).port}`;
 
   const owner = (await findAccountByLogin(server.db, SIGN_IN.login))!;
-  if (await findApplication(server.db, profile.clientId)) throw new Error(`the profile's clientId ${profile.clientId} is one of the demo seed's applications: choose another`);
-  const app = await createApplication(server.db, { clientId: profile.clientId, clientSecret: profile.clientSecret, name: "Client under test", url: new URL(profile.startUrl).origin, callbackUrl: profile.callbackUrl, ownerId: owner.id });
+  const apps = new Map<string, number>();
+  async function register(p: ClientProfile): Promise<void> {
+    if (apps.has(p.clientId)) return;
+    if (await findApplication(server.db, p.clientId)) throw new Error(`the profile's clientId ${p.clientId} is one of the demo seed's applications: choose another`);
+    const app = await createApplication(server.db, { clientId: p.clientId, clientSecret: p.clientSecret, name: "Client under test", url: new URL(p.startUrl).origin, callbackUrl: p.callbackUrl, ownerId: owner.id });
+    apps.set(p.clientId, Number(app.id));
+  }
+  try {
+    await register(profile);
+  } catch (error) {
+    proxy.closeAllConnections();
+    await new Promise((resolve) => proxy.close(resolve));
+    await server.close();
+    throw error;
+  }
   const supportsPkce = await contractHasPkce();
 
   return {
@@ -148,12 +163,15 @@ export async function startAuthorizationServer(profile: ClientProfile): Promise<
     advanceClock(ms) {
       offset += ms;
     },
-    async revokeGrant() {
-      await revokeGrant(server.db, owner.id, Number(app.id));
+    register,
+    async revokeGrant(p) {
+      const appId = apps.get(p.clientId);
+      if (appId !== undefined) await revokeGrant(server.db, owner.id, appId);
     },
-    async exchange(code, redirectUri) {
+    async exchange(p, code) {
       // Straight to the web host, past the proxy: this exchange is the suite's, not the client's.
-      const form = new URLSearchParams({ client_id: profile.clientId, client_secret: profile.clientSecret, code, ...(redirectUri ? { redirect_uri: redirectUri } : {}) });
+      // redirect_uri is optional in the exchange (seed): the code alone is what gets reused.
+      const form = new URLSearchParams({ client_id: p.clientId, client_secret: p.clientSecret, code });
       const res = await fetch(`${upstream}/login/oauth/access_token`, { method: "POST", headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, body: form, signal: AbortSignal.timeout(10_000) });
       return (await res.json()) as Record<string, unknown>;
     },

@@ -128,8 +128,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       codeMadeUnusable(
         ctx,
         async (code) => {
-          // redirect_uri is optional in the exchange (seed): the code alone is what gets reused.
-          const answer = await ctx.server.exchange(code);
+          const answer = await ctx.server.exchange(ctx.profile, code);
           if (typeof answer.access_token !== "string") ctx.note(`the suite's own exchange got ${JSON.stringify(answer)}`);
         },
         "a reused code",

@@ -33,7 +33,7 @@ export function clientContext(profile: ClientProfile, server: AuthorizationServe
     profile,
     server,
     async signIn(options = {}) {
-      await server.revokeGrant();
+      await server.revokeGrant(profile);
       const before = server.tokenRequests.length;
       const flow = await browser.signIn({ ...options, startUrl: options.startUrl ?? profile.startUrl, authUrl: server.urls.auth, callbackUrl: profile.callbackUrl, signal });
       const tokenRequests = server.tokenRequests.slice(before);

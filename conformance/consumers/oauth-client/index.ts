@@ -17,6 +17,7 @@ import { clientContext, type ClientCase } from "./context.ts";
 import type { ClientProfile } from "./profile.ts";
 
 export { CLIENT_CASES };
+export { startAuthorizationServer, type AuthorizationServer } from "./authorization-server.ts";
 export { checkClientProfile, ClientProfileError, loadClientProfile, type ClientProfile } from "./profile.ts";
 export type { ClientCase, ClientContext } from "./context.ts";
 
@@ -28,6 +29,11 @@ export interface OAuthClientSuiteOptions {
   /** Per case; default 30 s. */
   timeoutMs?: number;
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * An authorization server to use instead of starting one (the caller closes it): several runs,
+   * for several clients at the same authUrl, share one. The profile's app is registered on it.
+   */
+  server?: AuthorizationServer;
   /** Called once the authorization server listens, before the first case. */
   onStarted?: (urls: AuthorizationServer["urls"]) => void;
 }
@@ -37,7 +43,11 @@ export async function runOAuthClientSuite(options: OAuthClientSuiteOptions): Pro
   if (unmatched.length > 0) throw new SelectionError(`--only ${unmatched.join(",")} matches no case`);
   if (selected.length === 0) throw new SelectionError("the selection is empty (every case is excluded by --skip)");
 
-  const server = await startAuthorizationServer(options.profile);
+  const server = options.server ?? (await startAuthorizationServer(options.profile));
+  if (options.server) {
+    if (options.server.urls.auth !== options.profile.authUrl.replace(/\/+$/, "")) throw new Error(`the authorization server listens on ${options.server.urls.auth}, the profile says ${options.profile.authUrl}`);
+    await options.server.register(options.profile);
+  }
   const browser = clientBrowser();
   const target = { baseUrl: options.profile.startUrl, authUrl: server.urls.auth };
   const startedAt = new Date();
@@ -58,7 +68,7 @@ export async function runOAuthClientSuite(options: OAuthClientSuiteOptions): Pro
     }
   } finally {
     await browser.close().catch(() => undefined);
-    await server.close();
+    if (!options.server) await server.close();
   }
   const summary = summarize(target, startedAt, performance.now() - started, results);
   options.onProgress?.({ type: "end", summary });

@@ -5,13 +5,14 @@
  * reporters as the server suite (conformance/run, conformance/report), so the reports and exit
  * codes are the same. Cases run one at a time; each has the run's time limit.
  */
+import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { CaseResult, RunSummary } from "../../core/types.ts";
 import { HttpClient } from "../../core/http.ts";
 import { DEFAULT_CASE_TIMEOUT_MS, runCase, SelectionError, summarize, type ProgressEvent } from "../../run/runner.ts";
 import { selectCases } from "../../run/select.ts";
 import { deliveryPool } from "../send-delivery.ts";
-import { RECEIVER_CASES } from "./cases.ts";
+import { BURST, RECEIVER_CASES } from "./cases.ts";
 import { receiverContext, type ReceiverCase } from "./context.ts";
 
 export { RECEIVER_CASES };
@@ -49,6 +50,8 @@ export async function runReceiverSuite(options: ReceiverSuiteOptions): Promise<R
   try {
     for (const [index, c] of selected.entries()) {
       const result = await runCase(c, timeoutMs, (signal, notes) => {
+        // Every delivery in flight listens for the end of the case: a burst is many at once.
+        setMaxListeners(BURST + 10, signal);
         const http = new HttpClient(options.url, options.url, fetch, { signal });
         const ctx = receiverContext(run, http, notes, signal);
         return { http, run: () => c.run(ctx) };

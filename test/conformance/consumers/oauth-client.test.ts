@@ -1,0 +1,75 @@
+/**
+ * The OAuth client suite over real HTTP with Chromium: the example client
+ * (conformance/examples/oauth-client) passes every case that applies to it, and its sloppy variant
+ * without the state check fails exactly OAUTH-CLIENT-STATE-002. The PKCE case skips with its
+ * reason (the example does not use PKCE; a profile that says it does is checked only where the
+ * authorization server has PKCE). Both clients share one authorization server for the file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../cli/free-port.ts";
+import { runOAuthClientSuite, startAuthorizationServer, type AuthorizationServer, type ClientProfile } from "../../../conformance/consumers/oauth-client/index.ts";
+import { startExampleClient, type ExampleClient } from "../../../conformance/examples/oauth-client/client.ts";
+import type { RunSummary } from "../../../conformance/core/types.ts";
+import { chromiumSkip } from "../../browser/chromium.ts";
+
+const skipReason = await chromiumSkip();
+const clients: ExampleClient[] = [];
+let authUrl: string;
+let server: AuthorizationServer | undefined;
+
+function profileOf(client: ExampleClient, credentials: { clientId: string; clientSecret: string }): ClientProfile {
+  return {
+    startUrl: client.startUrl,
+    callbackUrl: client.callbackUrl,
+    ...credentials,
+    authUrl,
+    success: { url: "/welcome", text: "Signed in with the service" },
+    failure: { text: "Sign-in failed" },
+    tokenFormats: { json: `${client.startUrl}?format=json`, form: `${client.startUrl}?format=form`, xml: `${client.startUrl}?format=xml` },
+  };
+}
+
+// Both clients sign in at one authorization server (one reference start for the file).
+beforeAll(async () => {
+  if (skipReason) return;
+  authUrl = `http://127.0.0.1:${await freePort()}`;
+  const first = await startExampleClient({ authUrl, clientId: "example-client-id", clientSecret: "example-client-secret-keep-it-private" });
+  clients.push(first);
+  server = await startAuthorizationServer(profileOf(first, { clientId: "example-client-id", clientSecret: "example-client-secret-keep-it-private" }));
+}, 60_000);
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await server?.close();
+});
+
+async function runAgainst(checkState: boolean, adjust: (p: ClientProfile) => ClientProfile = (p) => p): Promise<RunSummary> {
+  const credentials = checkState
+    ? { clientId: "example-client-id", clientSecret: "example-client-secret-keep-it-private" }
+    : { clientId: "sloppy-client-id", clientSecret: "sloppy-client-secret-keep-it-private" };
+  const client = checkState ? clients[0]! : await startExampleClient({ authUrl, ...credentials, checkState });
+  if (!checkState) clients.push(client);
+  return runOAuthClientSuite({ profile: adjust(profileOf(client, credentials)), server, timeoutMs: 60_000 });
+}
+
+const idsWith = (s: RunSummary, status: string) => s.results.filter((r) => r.status === status).map((r) => r.id);
+const explain = (s: RunSummary) => s.results.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failure?.message} ${JSON.stringify(r.failure?.actual)}`).join("\n");
+
+describe.skipIf(skipReason)("conformance --oauth-client", () => {
+  it("the example client passes every case; PKCE skips because its profile says it does not use PKCE", async () => {
+    const summary = await runAgainst(true);
+    expect(idsWith(summary, "failed"), explain(summary)).toEqual([]);
+    expect(idsWith(summary, "skipped")).toEqual(["OAUTH-CLIENT-PKCE-001"]);
+    expect(summary.results.find((r) => r.id === "OAUTH-CLIENT-PKCE-001")?.reason).toMatch(/does not use PKCE/);
+    expect(summary.counts.passed).toBe(summary.results.length - 1);
+  }, 240_000);
+
+  it("the client without the state check fails exactly OAUTH-CLIENT-STATE-002", async () => {
+    const summary = await runAgainst(false, (p) => ({ ...p, pkce: true }));
+    expect(idsWith(summary, "failed"), explain(summary)).toEqual(["OAUTH-CLIENT-STATE-002"]);
+    expect(summary.results.find((r) => r.id === "OAUTH-CLIENT-STATE-002")?.failure?.message).toMatch(/exchanged the code anyway/);
+    // A profile that claims PKCE is checked only where the authorization server has it.
+    const pkce = summary.results.find((r) => r.id === "OAUTH-CLIENT-PKCE-001")!;
+    if (pkce.status === "skipped") expect(pkce.reason).toMatch(/does not support PKCE/);
+    else expect(pkce.status).toBe("failed"); // the example sends no code_challenge
+  }, 240_000);
+});
