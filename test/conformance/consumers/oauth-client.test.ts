@@ -5,7 +5,11 @@
  * reason (the example does not use PKCE; a profile that says it does is checked only where the
  * authorization server has PKCE). Both clients share one authorization server for the file.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../cli/run-cli.ts";
 import { freePort } from "../../../cli/free-port.ts";
 import { runOAuthClientSuite, startAuthorizationServer, type AuthorizationServer, type ClientProfile } from "../../../conformance/consumers/oauth-client/index.ts";
 import { startExampleClient, type ExampleClient } from "../../../conformance/examples/oauth-client/client.ts";
@@ -72,4 +76,40 @@ describe.skipIf(skipReason)("conformance --oauth-client", () => {
     if (pkce.status === "skipped") expect(pkce.reason).toMatch(/does not support PKCE/);
     else expect(pkce.status).toBe("failed"); // the example sends no code_challenge
   }, 240_000);
+});
+
+describe("conformance --oauth-client through the binary", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sc-oauth-client-"));
+
+  it("exits 2 without a profile, for an invalid one, and when mixed with --receiver", async () => {
+    const invalid = join(dir, "invalid.yaml");
+    writeFileSync(invalid, "startUrl: not a url\nclientId: x\nextra: 1\n");
+    const [none, bad, mixed] = await Promise.all([
+      runCli(["conformance", "--oauth-client"]),
+      runCli(["conformance", "--oauth-client", "--profile", invalid]),
+      runCli(["conformance", "--oauth-client", "--receiver", "http://127.0.0.1:9/hook", "--secret", "s"]),
+    ]);
+    expect([none.code, bad.code, mixed.code]).toEqual([2, 2, 2]);
+    expect(none.stderr).toMatch(/--profile is required with --oauth-client/);
+    expect(bad.stderr).toMatch(/not a valid OAuth client profile[\s\S]*\/: must have required property 'callbackUrl'[\s\S]*\(extra\)/);
+    expect(mixed.stderr).toMatch(/two suites/);
+  }, 60_000);
+
+  it.skipIf(skipReason)("runs a selection against the example client and writes the JSON report (exit 0)", async () => {
+    const own = `http://127.0.0.1:${await freePort()}`;
+    const credentials = { clientId: "cli-client-id", clientSecret: "cli-client-secret-keep-it-private" };
+    const client = await startExampleClient({ authUrl: own, ...credentials });
+    clients.push(client);
+    const profile = join(dir, "profile.json");
+    writeFileSync(profile, JSON.stringify({ ...profileOf(client, credentials), authUrl: own }));
+    const out = join(dir, "report");
+    const r = await runCli(["conformance", "--oauth-client", "--profile", profile, "--only", "OAUTH-CLIENT-FLOW-001,OAUTH-CLIENT-DENIED-001", "--reporter", "console,json", "--out", out]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as RunSummary;
+    expect(report.results.map((x) => [x.id, x.area, x.status])).toEqual([
+      ["OAUTH-CLIENT-FLOW-001", "oauth-client", "passed"],
+      ["OAUTH-CLIENT-DENIED-001", "oauth-client", "passed"],
+    ]);
+    expect(report.target.authUrl).toBe(own);
+  }, 120_000);
 });
