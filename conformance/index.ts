@@ -14,3 +14,6 @@ export { ConsoleReporter, htmlReport, junitXml, parseReporters, writeReports, RE
 export type { Area, Case, CaseContext, CaseMeta, CaseResult, FailureDetail, Need, RunSummary, Status } from "./core/types.ts";
 export type { AuthorizeDriver, Profile, ProfileApp, ProfileUser, TriggerStep } from "./core/profile.ts";
 export type { ReceivedDelivery, Receiver } from "./core/receiver.ts";
+// The consumer suites: a webhook receiver, an OAuth web-flow client (conformance/consumers).
+export { runReceiverSuite, RECEIVER_CASES, type ReceiverCase, type ReceiverContext, type ReceiverSuiteOptions } from "./consumers/receiver/index.ts";
+export { runOAuthClientSuite, startAuthorizationServer, loadClientProfile, checkClientProfile, ClientProfileError, CLIENT_CASES, type AuthorizationServer, type ClientCase, type ClientContext, type ClientProfile, type OAuthClientSuiteOptions } from "./consumers/oauth-client/index.ts";

@@ -17,7 +17,7 @@ it("imports through the package export and runs a case", () => {
       cases: [{ id: "X-EXPORT-001", title: "t", area: "contract", seed: "s", async run(ctx) { suite.check.equal(1, 2, "one is two", "/x"); } }],
     });
     console.log(JSON.stringify({
-      exports: ["runSuite", "runReference", "loadProfile", "checkProfile", "startReceiver", "htmlReport", "junitXml", "writeReports", "ConsoleReporter"].filter((n) => typeof suite[n] !== "function"),
+      exports: ["runSuite", "runReference", "loadProfile", "checkProfile", "startReceiver", "htmlReport", "junitXml", "writeReports", "ConsoleReporter", "runReceiverSuite", "runOAuthClientSuite", "loadClientProfile"].filter((n) => typeof suite[n] !== "function"),
       cases: suite.ALL_CASES.length > 0,
       failure: summary.results[0].failure,
     }));`;
