@@ -99,9 +99,10 @@ function listen(server: Server, url: string): Promise<void> {
   });
 }
 
+/** The contract's authorize operation takes `code_challenge` (PKCE, RFC 7636): the reference follows its contract. */
 async function contractHasPkce(): Promise<boolean> {
   const { operationTable } = await import("../../../generated/client/operations.ts");
-  return JSON.stringify(operationTable).includes("code_challenge");
+  return Object.values(operationTable).some((op) => op.host === "auth" && op.path === "/login/oauth/authorize" && (op.queryParams as readonly string[]).includes("code_challenge"));
 }
 
 export async function startAuthorizationServer(profile: ClientProfile): Promise<AuthorizationServer> {
