@@ -4,7 +4,7 @@
  * --profile FILE` checks an OAuth web-flow client (the reference server plays the authorization
  * server; the profile says how to start the client's sign-in and how to tell its outcome). The
  * same reporters and exit codes as the server suite; target flags of the server suite are usage
- * errors here, and so is a receiver that does not answer at all.
+ * errors here, and so is a receiver (or a client's start URL) that does not answer at all.
  */
 import { UsageError } from "../exit-codes.ts";
 import type { ProgressEvent } from "../../conformance/run/runner.ts";
@@ -51,23 +51,13 @@ export function checkConsumerOptions(opts: ConsumerOptions): void {
   }
 }
 
-async function receiverAnswers(url: string): Promise<string | undefined> {
-  try {
-    const res = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(5000), redirect: "manual" });
-    await res.body?.cancel();
-    return undefined;
-  } catch (error) {
-    const e = error as Error & { cause?: { code?: string } };
-    return e.cause?.code ?? e.message;
-  }
-}
-
 export async function runConsumerSuite(opts: ConsumerOptions, suite: SuiteSettings): Promise<RunSummary> {
   const { SelectionError } = await import("../../conformance/run/runner.ts");
+  const { checkReachable } = await import("../../conformance/run/preflight.ts");
   try {
     if (opts.receiver !== undefined) {
-      const down = await receiverAnswers(opts.receiver);
-      if (down) throw new UsageError(`the receiver does not answer: ${opts.receiver} (${down})`);
+      const down = await checkReachable([opts.receiver]);
+      if (down.length > 0) throw new UsageError(`the receiver does not answer: ${down.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
       const { runReceiverSuite } = await import("../../conformance/consumers/receiver/index.ts");
       return await runReceiverSuite({ url: opts.receiver, secret: opts.secret!, ...suite });
     }
@@ -79,6 +69,8 @@ export async function runConsumerSuite(opts: ConsumerOptions, suite: SuiteSettin
       if (error instanceof ClientProfileError) throw new UsageError(error.message);
       throw error;
     }
+    const down = await checkReachable([profile.startUrl]);
+    if (down.length > 0) throw new UsageError(`the client does not answer at its startUrl: ${down.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
     process.stderr.write("Starting the reference server as the authorization server (in-memory database, demo seed)…\n");
     return await runOAuthClientSuite({ profile, ...suite, onStarted: (urls) => process.stderr.write(`Authorization server: web host ${urls.auth}, API ${urls.api}\n`) });
   } catch (error) {
