@@ -102,10 +102,9 @@ export function clientBrowser(): ClientBrowser {
     let decisions = 0;
     while (Date.now() < deadline) {
       options.signal?.throwIfAborted();
-      if (new URL(page.url()).origin !== authOrigin) {
-        if (result.authorizeRequests.length > 0 || result.callback) return; // back at the client
-        // Still on the client before its redirect: give it a moment.
-      }
+      // Back at the client once the callback has been loaded; before that, the client is still
+      // on its way to the authorize page (or shows a page of its own first).
+      if (result.callback && new URL(page.url()).origin !== authOrigin) return;
       await page
         .locator(`${DEFAULT_SELECTORS.username}, ${DEFAULT_SELECTORS.approve}`)
         .first()
