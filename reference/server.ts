@@ -31,6 +31,7 @@ import type { DeliveryOptions } from "./deliveries/options.ts";
 import { faultSet, type Fault } from "./faults.ts";
 import { pastPageRequests } from "./http/past-page-fault.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
+import { publicOrigin } from "./public-url.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -42,7 +43,10 @@ export interface ServerOptions {
   seed?: SeedChoice;
   /** Check every handler result against the contract (on in tests). */
   validateResponses?: boolean;
-  /** Public URLs to advertise when behind a proxy; default: the listening addresses. */
+  /**
+   * The origins clients use when the server sits behind a proxy or load balancer (public-url.ts);
+   * every absolute URL it writes names them. Default: the listening addresses.
+   */
   publicUrls?: Partial<Urls>;
   onResponseValidationError?: (failure: unknown) => void;
   now?: () => Date;
@@ -57,7 +61,10 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  /** The public URLs (ServerOptions.publicUrls, else the listening addresses). */
   urls: Urls;
+  /** Where the two hosts listen, whatever they advertise. */
+  listening: Urls;
   db: Database;
   api: FastifyInstance;
   auth: FastifyInstance;
@@ -96,6 +103,9 @@ async function closeGracefully(app: FastifyInstance): Promise<void> {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Refused before anything is opened: a bad URL would otherwise be written into every answer.
+  const publicApi = options.publicUrls?.api === undefined ? undefined : publicOrigin("the public API URL", options.publicUrls.api);
+  const publicAuth = options.publicUrls?.auth === undefined ? undefined : publicOrigin("the public web URL", options.publicUrls.auth);
   const faults = faultSet(options.faults);
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
@@ -150,8 +160,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await db.close();
     throw error;
   }
-  urls.api = options.publicUrls?.api ?? address(api);
-  urls.auth = options.publicUrls?.auth ?? address(auth);
+  const listening: Urls = { api: address(api), auth: address(auth) };
+  urls.api = publicApi ?? listening.api;
+  urls.auth = publicAuth ?? listening.auth;
   // Events are snapshots holding absolute URLs, so the history is recorded once the URLs are known.
   if (options.history && options.seed === "demo") {
     const count = typeof options.history === "object" ? options.history.count : undefined;
@@ -161,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let closing: Promise<void> | undefined;
   return {
     urls,
+    listening,
     db,
     api,
     auth,
