@@ -5,6 +5,10 @@
  * at ≥ 50% of the floor, 304s at ≥ 70%; and the 200 against `service-contract mock` (Prism, run
  * as the command runs it) on the same path: ≥ 10×.
  *
+ * With an admin PostgreSQL URL (TEST_DATABASE_URL or BENCH_DATABASE_URL) a last row measures the
+ * 304 through a round-robin proxy to two instances on one database, against the same proxy in
+ * front of the floor (feeds-instances.ts; `BENCH_FEEDS_ROWS=instances` runs that row alone).
+ *
  * The servers run in a child process (feeds-servers.ts) and autocannon in this one, so load
  * generation does not eat the servers' CPU. Every run sends the same requests, the floor's too:
  * requests carry tokens, rotating over 200 pollers, like real pollers (anonymous callers have 60
