@@ -17,6 +17,7 @@ import type { ServerOptions } from "../../reference/server.ts";
 import { adminUrl, useTwoInstances } from "./postgres-db.ts";
 import { auth, tokenFor } from "./feeds-fixtures.ts";
 import { roundRobinProxy, SERVED_BY } from "./round-robin-proxy.ts";
+import { startReceiver } from "./webhook-receiver.ts";
 
 const ADMIN_TOKEN = randomBytes(20).toString("hex");
 
@@ -139,6 +140,35 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
     expect(unchanged[0]!.by).not.toBe(unchanged[1]!.by);
     expect((await poll()).remaining).toBe(4993);
   });
+
+  it("writes the public URLs into a created hook's Location and into the deliveries of either instance", async () => {
+    const receiver = await startReceiver();
+    try {
+      const octocat = await tokenFor(pair.a.db, "octocat", ["admin:repo_hook"]);
+      const created = await fetch(`${api.url}/repos/octocat/hello-world/hooks`, {
+        method: "POST",
+        headers: { ...auth(octocat), "content-type": "application/json" },
+        body: JSON.stringify({ name: "web", config: { url: `${receiver.url}/proxy-test` }, events: ["push"] }),
+      });
+      expect(created.status).toBe(201);
+      const hook = (await created.json()) as { id: number; url: string };
+      expect(created.headers.get("location")).toBe(`${api.url}/repos/octocat/hello-world/hooks/${hook.id}`);
+      expect(hook.url).toBe(created.headers.get("location"));
+      const push = await fetch(`${api.url}/_admin/simulate/push`, { method: "POST", headers: { "content-type": "application/json", "x-admin-token": ADMIN_TOKEN }, body: "{}" });
+      expect(push.status).toBe(201);
+      await push.arrayBuffer();
+      await receiver.until((got) => got.some((r) => r.event === "ping") && got.some((r) => r.event === "push"), 20_000);
+      const payload = (event: string) => JSON.parse(receiver.received.find((r) => r.event === event)!.body.toString("utf8")) as { hook: { url: string }; repository: { url: string; html_url: string }; sender: { url: string } };
+      expect(payload("ping").hook.url).toBe(hook.url);
+      expect(payload("push").repository.url).toBe(`${api.url}/repos/octocat/hello-world`);
+      expect(payload("push").repository.html_url).toBe(`${web.url}/octocat/hello-world`);
+      expect(payload("push").sender.url).toBe(`${api.url}/users/octocat`);
+      // Nothing anywhere names where an instance listens.
+      for (const r of receiver.received) for (const own of [pair.a.listening, pair.b.listening]) expect(r.body.toString("utf8")).not.toContain(`${own.api}/`);
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
 
   it("never gives two pushes the same head SHA, through both instances at the same moment", async () => {
     // Through the admin endpoint of each instance directly, all at once.
