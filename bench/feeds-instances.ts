@@ -41,8 +41,11 @@ await adminQuery(`create database ${name}`);
 const proxy = roundRobinProxy();
 await proxy.listen();
 const start = () => startServer({ port: 0, authPort: 0, databaseUrl: url.href, seed: "demo", validateResponses: false, publicUrls: { api: proxy.url } });
-const a = await start();
-const b = await start();
+const [a, b] = await Promise.all([start(), start()]).catch(async (error: unknown) => {
+  // Not left behind when an instance cannot start (the other's connections are cut by the drop).
+  await adminQuery(`drop database if exists ${name} with (force)`).catch(() => undefined);
+  throw error;
+});
 proxy.upstreams = [a.listening.api, b.listening.api];
 
 await insertEvents(a.db, { actor: "octocat", repo: "octocat/hello-world", count: 300 }, proxy.url);

@@ -4,7 +4,8 @@
  * web hosts, both instances started with those proxies' URLs as their public URLs. Through the
  * proxy, every feed and both issue-event lists answer alike whichever instance answers — the same
  * body, `ETag` and `Link` (naming the proxy) — and an ETag one instance gave gets a 304 from the
- * other; one caller's rate limit counts down by one per counted request on either instance;
+ * other; a created hook's `Location` and the deliveries name the public URLs only; one caller's
+ * rate limit counts down by one per counted request on either instance;
  * pushes simulated on both instances at the same moment never share a head SHA; and the whole
  * conformance suite passes through the proxies.
  */
@@ -158,10 +159,11 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
       expect(push.status).toBe(201);
       await push.arrayBuffer();
       await receiver.until((got) => got.some((r) => r.event === "ping") && got.some((r) => r.event === "push"), 20_000);
-      const payload = (event: string) => JSON.parse(receiver.received.find((r) => r.event === event)!.body.toString("utf8")) as { hook: { url: string }; repository: { url: string; html_url: string }; sender: { url: string } };
+      const payload = (event: string) => JSON.parse(receiver.received.find((r) => r.event === event)!.body.toString("utf8")) as { hook: { url: string }; repository: { url: string; hooks_url: string }; sender: { url: string } };
       expect(payload("ping").hook.url).toBe(hook.url);
-      expect(payload("push").repository.url).toBe(`${api.url}/repos/octocat/hello-world`);
-      expect(payload("push").repository.html_url).toBe(`${web.url}/octocat/hello-world`);
+      // The push webhook's repository.url is the web address, as the service sends it.
+      expect(payload("push").repository.url).toBe(`${web.url}/octocat/hello-world`);
+      expect(payload("push").repository.hooks_url).toBe(`${api.url}/repos/octocat/hello-world/hooks`);
       expect(payload("push").sender.url).toBe(`${api.url}/users/octocat`);
       // Nothing anywhere names where an instance listens.
       for (const r of receiver.received) for (const own of [pair.a.listening, pair.b.listening]) expect(r.body.toString("utf8")).not.toContain(`${own.api}/`);
