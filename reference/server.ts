@@ -48,6 +48,8 @@ export interface ServerOptions {
    * every absolute URL it writes names them. Default: the listening addresses.
    */
   publicUrls?: Partial<Urls>;
+  /** Proxies whose X-Forwarded-For names the client (http/trusted-proxies.ts); default none. */
+  trustProxy?: readonly string[];
   onResponseValidationError?: (failure: unknown) => void;
   now?: () => Date;
   /** With the demo seed: also record a months-long history of activity (first start only). */
@@ -134,8 +136,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
   const viewers = new ViewerCache(db);
-  const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
-  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
+  const trusted = options.trustProxy && options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {};
+  const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter, forwarded: trusted.trustProxy !== undefined });
+  const api = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
@@ -145,7 +148,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors });
+  const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 

@@ -28,6 +28,7 @@ interface ServeOptions {
   fault?: string[];
   publicUrl?: string;
   publicAuthUrl?: string;
+  trustProxy?: string;
 }
 
 /** `--public-url`/`--public-auth-url`, else their environment variables; undefined: the listening address. */
@@ -47,6 +48,19 @@ async function publicUrls(opts: ServeOptions): Promise<{ api?: string; auth?: st
   const api = one("--public-url", opts.publicUrl, PUBLIC_URL_VARIABLE);
   const auth = one("--public-auth-url", opts.publicAuthUrl, PUBLIC_AUTH_URL_VARIABLE);
   return { ...(api ? { api } : {}), ...(auth ? { auth } : {}) };
+}
+
+/** `--trust-proxy`, else $SERVICE_CONTRACT_TRUST_PROXY; undefined: X-Forwarded-For is ignored. */
+async function trustedProxies(given: string | undefined): Promise<string[] | undefined> {
+  const { parseTrustedProxies, TrustedProxyError } = await import("../../reference/http/trusted-proxies.ts");
+  const value = given ?? (process.env.SERVICE_CONTRACT_TRUST_PROXY || undefined);
+  if (value === undefined) return undefined;
+  try {
+    return parseTrustedProxies(given === undefined ? "$SERVICE_CONTRACT_TRUST_PROXY" : "--trust-proxy", value);
+  } catch (error) {
+    if (error instanceof TrustedProxyError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 
@@ -84,6 +98,7 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--no-history", "with --seed demo: skip recording the demo's months of activity")
     .option("--public-url <origin>", "the API host's origin as clients reach it (a load balancer's), written into every absolute URL (default: $SERVICE_CONTRACT_PUBLIC_URL, else where it listens)")
     .option("--public-auth-url <origin>", "the same for the OAuth web host (default: $SERVICE_CONTRACT_PUBLIC_AUTH_URL, else where it listens)")
+    .option("--trust-proxy <addresses>", "proxies whose X-Forwarded-For names the client, comma-separated IPs, CIDRs or loopback (default: $SERVICE_CONTRACT_TRUST_PROXY, else none)")
     .option("--quiet", "print only the ready line")
     // For testing the conformance suite against deliberately broken variants (reference/faults.ts); not in --help.
     .addOption(new Option("--fault <name>", "break one rule of the contract on purpose (repeatable)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]))
@@ -101,6 +116,7 @@ export const serveCommand: CommandFactory = (setExit) =>
       }
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
       const advertised = await publicUrls(opts);
+      const trustProxy = await trustedProxies(opts.trustProxy);
       const adminToken = opts.simulate ? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN ?? randomBytes(20).toString("hex")) : undefined;
       if (adminToken !== undefined && adminToken.length < 16) throw new UsageError("SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters");
       const { startServer } = await import("../../reference/server.ts");
@@ -127,6 +143,7 @@ export const serveCommand: CommandFactory = (setExit) =>
           adminToken,
           deliveries,
           publicUrls: advertised,
+          ...(trustProxy ? { trustProxy } : {}),
           ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {

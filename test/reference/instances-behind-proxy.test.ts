@@ -26,7 +26,8 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
   const api = roundRobinProxy();
   const web = roundRobinProxy();
   // Filled in once the proxies listen: useTwoInstances reads it when it starts the instances.
-  const both: ServerOptions = { ...REFERENCE_SERVER_OPTIONS, adminToken: ADMIN_TOKEN };
+  // The proxy connects from loopback: its X-Forwarded-For names the client.
+  const both: ServerOptions = { ...REFERENCE_SERVER_OPTIONS, adminToken: ADMIN_TOKEN, trustProxy: ["loopback"] };
   beforeAll(async () => {
     both.publicUrls = { api: await api.listen(), auth: await web.listen() };
   });
@@ -140,6 +141,19 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
     expect(unchanged.map((a) => [a.status, a.remaining])).toEqual([[304, 4994], [304, 4994]]);
     expect(unchanged[0]!.by).not.toBe(unchanged[1]!.by);
     expect((await poll()).remaining).toBe(4993);
+  });
+
+  it("counts anonymous callers by the address the trusted proxy forwards, on either instance", async () => {
+    const poll = async (client: string) => {
+      const res = await fetch(`${api.url}/orgs/octo-org/events`, { headers: { "x-forwarded-for": client } });
+      await res.arrayBuffer();
+      return { by: res.headers.get(SERVED_BY), remaining: Number(res.headers.get("x-ratelimit-remaining")) };
+    };
+    // The proxy alternates: each client is answered once by each instance.
+    const answers = [await poll("203.0.113.1"), await poll("203.0.113.2"), await poll("203.0.113.2"), await poll("203.0.113.1")];
+    expect(answers.map((a) => a.remaining)).toEqual([59, 59, 58, 58]);
+    expect(answers[3]!.by).not.toBe(answers[0]!.by);
+    expect(answers[2]!.by).not.toBe(answers[1]!.by);
   });
 
   it("writes the public URLs into a created hook's Location and into the deliveries of either instance", async () => {

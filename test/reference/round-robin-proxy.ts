@@ -1,8 +1,9 @@
 /**
  * A load balancer in a few lines of node:http: each request goes to the next upstream in turn
  * (per request, not per connection, so two polls on one keep-alive connection land on different
- * instances), forwarded as it came — method, path, headers with the client's `Host`, body — and
- * the answer is passed back as it came, with `X-Served-By: <upstream index>` added so a test
+ * instances), forwarded as it came — method, path, headers with the client's `Host`, body — plus
+ * the client's address appended to `X-Forwarded-For`, as load balancers do; the answer is passed
+ * back as it came, with `X-Served-By: <upstream index>` added so a test
  * can tell which instance answered. For the multi-instance tests and the feeds bench.
  */
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -30,7 +31,9 @@ export function roundRobinProxy(upstreams: string[] = []): RoundRobinProxy {
       server = createServer((req: IncomingMessage, res: ServerResponse) => {
         const index = next++ % proxy.upstreams.length;
         const target = new URL(req.url ?? "/", proxy.upstreams[index]);
-        const forward = request(target, { method: req.method, headers: req.headers, agent }, (answer) => {
+        const before = req.headers["x-forwarded-for"];
+        const headers = { ...req.headers, "x-forwarded-for": [before, req.socket.remoteAddress].filter(Boolean).join(", ") };
+        const forward = request(target, { method: req.method, headers, agent }, (answer) => {
           res.writeHead(answer.statusCode ?? 502, { ...answer.headers, [SERVED_BY]: String(index) });
           answer.pipe(res);
         });

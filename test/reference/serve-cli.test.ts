@@ -189,6 +189,7 @@ describe("service-contract serve", () => {
     [["serve", "--public-url", "https://api.example.test/v3"], {}, /--public-url must be an origin .*no path/],
     [["serve", "--public-auth-url", "ftp://example.test"], {}, /--public-auth-url must be an http or https URL/],
     [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_PUBLIC_URL: "https://user:pw@api.example.test" }, /\$SERVICE_CONTRACT_PUBLIC_URL must not carry user info/],
+    [["serve", "--trust-proxy", "10.0.0.0/8,proxy.internal"], {}, /^[^\n]*--trust-proxy: "proxy.internal" is not an IP address/],
   ])("exits 2 on %j %j", async (args, env, message) => {
     const result = Object.keys(env).length === 0 ? await runCli(args) : await runWithEnv(args, env);
     expect(result.code).toBe(2);
