@@ -7,7 +7,7 @@
  * other; a created hook's `Location` and the deliveries name the public URLs only; one caller's
  * rate limit counts down by one per counted request on either instance;
  * pushes simulated on both instances at the same moment never share a head SHA; and the whole
- * conformance suite passes through the proxies.
+ * conformance suite passes through the proxies, and Chromium gets through the OAuth pages.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,8 @@ import { adminUrl, useTwoInstances } from "./postgres-db.ts";
 import { auth, tokenFor } from "./feeds-fixtures.ts";
 import { roundRobinProxy, SERVED_BY } from "./round-robin-proxy.ts";
 import { startReceiver } from "./webhook-receiver.ts";
+import { AUTHORIZE_CASES } from "../conformance/reference-cases.ts";
+import { CHROMIUM_PATH, chromiumSkip } from "../browser/chromium.ts";
 
 const ADMIN_TOKEN = randomBytes(20).toString("hex");
 
@@ -218,4 +220,17 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
     // The one case `conformance --reference` skips too: the demo callback's host is an IP address.
     expect(summary.results.filter((r) => r.status === "skipped").map((r) => r.id)).toEqual(["OAUTH-REDIRECT-010"]);
   }, 600_000);
+
+  // A browser we did not write: its cookies, Origin and redirects, with each page and form post
+  // of the sign-in and consent answered by whichever instance the proxy picks.
+  it("takes Chromium through sign-in and consent across both instances", async (ctx) => {
+    const skip = await chromiumSkip();
+    if (skip) return ctx.skip(skip);
+    const profile = { ...(await referenceProfile(pair.a.db, ADMIN_TOKEN)), authorize: { driver: "browser" as const, executablePath: CHROMIUM_PATH } };
+    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile, cases: AUTHORIZE_CASES });
+    expect(summary.results.map((r) => [r.id, r.status, r.failure?.message])).toEqual([
+      ["REF-AUTHORIZE-001", "passed", undefined],
+      ["REF-AUTHORIZE-002", "passed", undefined],
+    ]);
+  }, 90_000);
 });
