@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceProfile, REFERENCE_SERVER_OPTIONS } from "../../conformance/reference-profile.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
+import type { Profile } from "../../conformance/core/profile.ts";
 import { runAction, type DomainContext } from "../../reference/domain/index.ts";
 import type { ServerOptions } from "../../reference/server.ts";
 import { adminUrl, useTwoInstances } from "./postgres-db.ts";
@@ -35,6 +36,8 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
   });
   const pair = useTwoInstances("sc_proxy", { both });
   let hubot: string;
+  /** The reference's conformance profile (tokens made once: their note is unique per user). */
+  let profile: Profile;
 
   beforeAll(async () => {
     api.upstreams = [pair.a.listening.api, pair.b.listening.api];
@@ -49,6 +52,7 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
     await simulate("push", { repo: "octo-org/hello-world", actor: "hubot", count: 3 });
     await simulate("subscribed", { repo: "octocat/hello-world", actor: "hubot", count: 31, params: { number: "1" } });
     hubot = await tokenFor(pair.a.db, "hubot", ["repo"]);
+    profile = await referenceProfile(pair.a.db, ADMIN_TOKEN);
   }, 60_000);
 
   afterAll(async () => {
@@ -212,7 +216,6 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
   }, 30_000);
 
   it("passes the conformance suite through the proxies: 0 failures", async () => {
-    const profile = await referenceProfile(pair.a.db, ADMIN_TOKEN);
     const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile });
     const failed = summary.results.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failure?.message}`);
     expect(failed).toEqual([]);
@@ -226,8 +229,8 @@ describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on Postgre
   it("takes Chromium through sign-in and consent across both instances", async (ctx) => {
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);
-    const profile = { ...(await referenceProfile(pair.a.db, ADMIN_TOKEN)), authorize: { driver: "browser" as const, executablePath: CHROMIUM_PATH } };
-    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile, cases: AUTHORIZE_CASES });
+    const browser: Profile = { ...profile, authorize: { driver: "browser", executablePath: CHROMIUM_PATH } };
+    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile: browser, cases: AUTHORIZE_CASES });
     expect(summary.results.map((r) => [r.id, r.status, r.failure?.message])).toEqual([
       ["REF-AUTHORIZE-001", "passed", undefined],
       ["REF-AUTHORIZE-002", "passed", undefined],
