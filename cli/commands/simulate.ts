@@ -112,10 +112,20 @@ export const simulateCommand: CommandFactory = (setExit) =>
         });
         // Without a running server the URLs in bodies are the public ones `serve` would use
         // (its environment variables), else those it listens on by default.
+        const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
         const env = process.env;
+        const origin = (variable: string, fallback: string): string => {
+          const value = env[variable];
+          if (!value) return fallback;
+          try {
+            return publicOrigin(`$${variable}`, value);
+          } catch (error) {
+            throw error instanceof PublicUrlError ? new UsageError(error.message) : error;
+          }
+        };
         const urls = {
-          api: env.SERVICE_CONTRACT_PUBLIC_URL || env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000",
-          auth: env.SERVICE_CONTRACT_PUBLIC_AUTH_URL || env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001",
+          api: origin("SERVICE_CONTRACT_PUBLIC_URL", env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
+          auth: origin("SERVICE_CONTRACT_PUBLIC_AUTH_URL", env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
         };
         // Webhook deliveries are enqueued with each action, as the server does; the server sends them.
         const { startDeliveries } = await import("../../reference/deliveries/engine.ts");
