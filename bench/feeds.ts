@@ -5,6 +5,10 @@
  * at ≥ 50% of the floor, 304s at ≥ 70%; and the 200 against `service-contract mock` (Prism, run
  * as the command runs it) on the same path: ≥ 10×.
  *
+ * With an admin PostgreSQL URL (TEST_DATABASE_URL or BENCH_DATABASE_URL) a last row measures the
+ * 304 through a round-robin proxy to two instances on one database, against the same proxy in
+ * front of the floor (feeds-instances.ts; `BENCH_FEEDS_ROWS=instances` runs that row alone).
+ *
  * The servers run in a child process (feeds-servers.ts) and autocannon in this one, so load
  * generation does not eat the servers' CPU. Every run sends the same requests, the floor's too:
  * requests carry tokens, rotating over 200 pollers, like real pollers (anonymous callers have 60
@@ -101,6 +105,8 @@ interface Row {
   /** The reference's ratio to the floor that the row must reach; none for a row shown for information. */
   target?: number;
   note?: string;
+  /** What each subject is, when not the single-instance rows' floor, control and reference. */
+  labels?: Record<Subject, string>;
 }
 interface Measured {
   /** Requests/s of each subject, one figure per round. */
@@ -155,17 +161,51 @@ function print(row: Row, m: Measured): void {
       `  ${name.padEnd(34)} ${fmt(m.median[subject]).padStart(8)} req/s  ${m.cpu[subject].toFixed(1).padStart(6)} µs CPU/req  ${note}\n    rounds: ${m.rounds[subject].map(fmt).join(" ")}\n`,
     );
   const ratio = (r: { median: number; min: number; max: number }) => `${r.median.toFixed(2)}× floor (rounds ${r.min.toFixed(2)}–${r.max.toFixed(2)})`;
-  line("bare node:http, same bytes (floor)", "floor", "baseline");
-  line("bare Fastify route (control)", "control", ratio(m.ratio.control));
-  line("reference server", "reference", ratio(m.ratio.reference));
+  const labels = row.labels ?? { floor: "bare node:http, same bytes (floor)", control: "bare Fastify route (control)", reference: "reference server" };
+  line(labels.floor, "floor", "baseline");
+  line(labels.control, "control", ratio(m.ratio.control));
+  line(labels.reference, "reference", ratio(m.ratio.reference));
   if (row.note) process.stdout.write(`  ${row.note}\n`);
   if (row.target === undefined) return;
   const met = m.ratio.reference.median >= row.target;
   process.stdout.write(`  target: ≥ ${row.target.toFixed(2)}× floor (median of the round ratios) — ${met ? "met" : "NOT met"}\n`);
 }
 
+/**
+ * The multi-instance row (issue 17): the 304 through a round-robin proxy to two instances on one
+ * PostgreSQL, against the same proxy in front of the floor (feeds-instances.ts). The ETag comes
+ * from one instance and is sent to both, so half the 304s are the other instance's.
+ */
+async function benchInstances(): Promise<void> {
+  if (!(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL)) {
+    process.stdout.write("\n## feeds: 304 through a round-robin proxy to two instances on PostgreSQL — skipped: set TEST_DATABASE_URL (an admin URL)\n");
+    return;
+  }
+  const servers = await startChild<Omit<Servers, "bytes">>(["--import", "tsx", "bench/feeds-instances.ts"]);
+  const { reference, floor, control, tokens, etag } = servers.ready;
+  const row: Row = {
+    title: "feeds: 304 on If-None-Match, with a token, through a round-robin proxy to two instances on PostgreSQL",
+    expected: 304,
+    headers: { "if-none-match": etag },
+    tokens,
+    labels: { floor: "proxy → bare node:http (floor)", control: "bare node:http, no proxy", reference: "proxy → two reference instances" },
+    note: "no target: each 304 reads the token, the rate counter and the events version from PostgreSQL (the poll lane is for the embedded database)",
+  };
+  try {
+    print(row, await measure({ floor, control, reference }, row, servers.cpu));
+  } finally {
+    await servers.stop();
+  }
+}
+
 export async function benchFeeds(): Promise<void> {
   const loadBefore = load();
+  // BENCH_FEEDS_ROWS=instances: only the multi-instance row (the others need no PostgreSQL).
+  if (process.env.BENCH_FEEDS_ROWS === "instances") {
+    process.stdout.write(`\n# feeds: autocannon ${CONNECTIONS} connections; ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds × ${SECONDS} s (load average before: ${loadBefore})\n`);
+    await benchInstances();
+    return void process.stdout.write(`\nload average after: ${load()}\n`);
+  }
   const servers = await startChild<Servers>(["--import", "tsx", "bench/feeds-servers.ts"]);
   const { reference, floor, control, tokens, etag, bytes } = servers.ready;
   const urls = { floor, control, reference };
@@ -194,6 +234,7 @@ export async function benchFeeds(): Promise<void> {
   } finally {
     await servers.stop();
   }
+  await benchInstances();
   // BENCH_FEEDS_PRISM=0 leaves Prism out (while iterating on the server; it takes ~10 s to start).
   if (process.env.BENCH_FEEDS_PRISM === "0") return void process.stdout.write(`\nload average after: ${load()}\n`);
   const mock = await startChild<{ mock: string }>(["bin/service-contract.js", "mock", "--port", "0"]);

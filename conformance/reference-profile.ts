@@ -16,6 +16,7 @@ import type { Profile, TriggerStep } from "./core/profile.ts";
 import type { RunSummary } from "./core/types.ts";
 import { runSuite, type SuiteOptions } from "./run/runner.ts";
 import type { RunningServer, ServerOptions } from "../reference/server.ts";
+import type { Database } from "../reference/db/database.ts";
 import type { Scope } from "../reference/auth/scopes.ts";
 
 export const REFERENCE_USERS: Record<"main" | "second", { login: string; password: string; scopes: readonly Scope[] }> = {
@@ -63,49 +64,56 @@ export interface ReferenceTarget {
   close(): Promise<void>;
 }
 
-/** Starts the reference server (in-memory PGlite, demo seed, admin endpoint) and builds its profile. */
-export async function startReferenceTarget(serverOptions: ServerOptions = {}): Promise<ReferenceTarget> {
-  const [{ startServer }, { findAccountByLogin }, { createAuthorization }, { ACTION_NAMES }] = await Promise.all([
-    import("../reference/server.ts"),
+/**
+ * The profile of a reference server on the demo seed whose admin endpoint takes `adminToken`:
+ * fresh tokens for the two users, written into its database `db`. Also for reference servers
+ * started otherwise (several instances on one database, behind a proxy).
+ */
+export async function referenceProfile(db: Database, adminToken: string): Promise<Profile> {
+  const [{ findAccountByLogin }, { createAuthorization }, { ACTION_NAMES }] = await Promise.all([
     import("../reference/store/accounts.ts"),
     import("../reference/store/authorizations.ts"),
     import("../reference/domain/index.ts"),
   ]);
+  const token = async (user: { login: string; scopes: readonly Scope[] }): Promise<string> => {
+    const account = await findAccountByLogin(db, user.login);
+    if (!account) throw new Error(`the demo seed has no ${user.login}`);
+    const created = await createAuthorization(db, { userId: account.id, appId: null, scopes: user.scopes, via: "api", note: "conformance --reference" });
+    return created.token;
+  };
+  const { main, second } = REFERENCE_USERS;
+  return {
+    users: [
+      { login: main.login, password: main.password, token: await token(main) },
+      { login: second.login, password: second.password, token: await token(second) },
+    ],
+    app: { ...REFERENCE_APP },
+    org: "octo-org",
+    repos: { public: "octocat/hello-world", private: "octocat/secret-plans" },
+    issue: 1,
+    authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
+    ...referenceTriggers(ACTION_NAMES, adminToken, second.login),
+    deliveryTimeoutMs: 5000,
+  };
+}
+
+/** What `--reference` starts the server with besides its own choices: the conformance cases need them. */
+export const REFERENCE_SERVER_OPTIONS = {
+  seed: "demo",
+  // Deliveries go out as soon as they are queued; the poll only matters if a wake-up is missed.
+  deliveries: { pollIntervalMs: 100 },
+  // A short history spread over six months (about a second to record): activity older than the
+  // 90-day window, which the window cases need as evidence and no trigger can make.
+  history: { count: 40 },
+} as const satisfies ServerOptions;
+
+/** Starts the reference server (in-memory PGlite, demo seed, admin endpoint) and builds its profile. */
+export async function startReferenceTarget(serverOptions: ServerOptions = {}): Promise<ReferenceTarget> {
+  const { startServer } = await import("../reference/server.ts");
   const adminToken = randomBytes(20).toString("hex");
-  const server = await startServer({
-    port: 0,
-    authPort: 0,
-    seed: "demo",
-    adminToken,
-    // Deliveries go out as soon as they are queued; the poll only matters if a wake-up is missed.
-    deliveries: { pollIntervalMs: 100 },
-    // A short history spread over six months (about a second to record): activity older than the
-    // 90-day window, which the window cases need as evidence and no trigger can make.
-    history: { count: 40 },
-    ...serverOptions,
-  });
+  const server = await startServer({ port: 0, authPort: 0, adminToken, ...REFERENCE_SERVER_OPTIONS, ...serverOptions });
   try {
-    const token = async (user: { login: string; scopes: readonly Scope[] }): Promise<string> => {
-      const account = await findAccountByLogin(server.db, user.login);
-      if (!account) throw new Error(`the demo seed has no ${user.login}`);
-      const created = await createAuthorization(server.db, { userId: account.id, appId: null, scopes: user.scopes, via: "api", note: "conformance --reference" });
-      return created.token;
-    };
-    const { main, second } = REFERENCE_USERS;
-    const profile: Profile = {
-      users: [
-        { login: main.login, password: main.password, token: await token(main) },
-        { login: second.login, password: second.password, token: await token(second) },
-      ],
-      app: { ...REFERENCE_APP },
-      org: "octo-org",
-      repos: { public: "octocat/hello-world", private: "octocat/secret-plans" },
-      issue: 1,
-      authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
-      ...referenceTriggers(ACTION_NAMES, adminToken, second.login),
-      deliveryTimeoutMs: 5000,
-    };
-    return { server, profile, adminToken, close: () => server.close() };
+    return { server, profile: await referenceProfile(server.db, adminToken), adminToken, close: () => server.close() };
   } catch (error) {
     await server.close();
     throw error;

@@ -31,6 +31,7 @@ import type { DeliveryOptions } from "./deliveries/options.ts";
 import { faultSet, type Fault } from "./faults.ts";
 import { pastPageRequests } from "./http/past-page-fault.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
+import { publicOrigin } from "./public-url.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -42,8 +43,13 @@ export interface ServerOptions {
   seed?: SeedChoice;
   /** Check every handler result against the contract (on in tests). */
   validateResponses?: boolean;
-  /** Public URLs to advertise when behind a proxy; default: the listening addresses. */
+  /**
+   * The origins clients use when the server sits behind a proxy or load balancer (public-url.ts);
+   * every absolute URL it writes names them. Default: the listening addresses.
+   */
   publicUrls?: Partial<Urls>;
+  /** Proxies whose X-Forwarded-For names the client (http/trusted-proxies.ts); default none. */
+  trustProxy?: readonly string[];
   onResponseValidationError?: (failure: unknown) => void;
   now?: () => Date;
   /** With the demo seed: also record a months-long history of activity (first start only). */
@@ -57,7 +63,10 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  /** The public URLs (ServerOptions.publicUrls, else the listening addresses). */
   urls: Urls;
+  /** Where the two hosts listen, whatever they advertise. */
+  listening: Urls;
   db: Database;
   api: FastifyInstance;
   auth: FastifyInstance;
@@ -96,6 +105,9 @@ async function closeGracefully(app: FastifyInstance): Promise<void> {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Refused before anything is opened: a bad URL would otherwise be written into every answer.
+  const publicApi = options.publicUrls?.api === undefined ? undefined : publicOrigin("the public API URL", options.publicUrls.api);
+  const publicAuth = options.publicUrls?.auth === undefined ? undefined : publicOrigin("the public web URL", options.publicUrls.auth);
   const faults = faultSet(options.faults);
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
@@ -124,8 +136,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
   const viewers = new ViewerCache(db);
-  const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
-  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
+  const trusted = options.trustProxy && options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {};
+  const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter, forwarded: trusted.trustProxy !== undefined });
+  const api = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
@@ -135,7 +148,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors });
+  const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 
@@ -150,8 +163,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await db.close();
     throw error;
   }
-  urls.api = options.publicUrls?.api ?? address(api);
-  urls.auth = options.publicUrls?.auth ?? address(auth);
+  const listening: Urls = { api: address(api), auth: address(auth) };
+  urls.api = publicApi ?? listening.api;
+  urls.auth = publicAuth ?? listening.auth;
   // Events are snapshots holding absolute URLs, so the history is recorded once the URLs are known.
   if (options.history && options.seed === "demo") {
     const count = typeof options.history === "object" ? options.history.count : undefined;
@@ -161,6 +175,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let closing: Promise<void> | undefined;
   return {
     urls,
+    listening,
     db,
     api,
     auth,

@@ -11,6 +11,9 @@ import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, parsePort } from "../options.ts";
 import type { Fault } from "../../reference/faults.ts";
 
+export const PUBLIC_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_URL";
+export const PUBLIC_AUTH_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_AUTH_URL";
+
 interface ServeOptions {
   port: string;
   authPort: string;
@@ -23,6 +26,41 @@ interface ServeOptions {
   simulate?: boolean;
   history: boolean;
   fault?: string[];
+  publicUrl?: string;
+  publicAuthUrl?: string;
+  trustProxy?: string;
+}
+
+/** `--public-url`/`--public-auth-url`, else their environment variables; undefined: the listening address. */
+async function publicUrls(opts: ServeOptions): Promise<{ api?: string; auth?: string }> {
+  const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
+  const one = (flag: string, given: string | undefined, variable: string): string | undefined => {
+    // An empty variable is an unset one (as shells and compose files often leave them).
+    const value = given ?? (process.env[variable] || undefined);
+    if (value === undefined) return undefined;
+    try {
+      return publicOrigin(given === undefined ? `$${variable}` : flag, value);
+    } catch (error) {
+      if (error instanceof PublicUrlError) throw new UsageError(error.message);
+      throw error;
+    }
+  };
+  const api = one("--public-url", opts.publicUrl, PUBLIC_URL_VARIABLE);
+  const auth = one("--public-auth-url", opts.publicAuthUrl, PUBLIC_AUTH_URL_VARIABLE);
+  return { ...(api ? { api } : {}), ...(auth ? { auth } : {}) };
+}
+
+/** `--trust-proxy`, else $SERVICE_CONTRACT_TRUST_PROXY; undefined: X-Forwarded-For is ignored. */
+async function trustedProxies(given: string | undefined): Promise<string[] | undefined> {
+  const { parseTrustedProxies, TrustedProxyError } = await import("../../reference/http/trusted-proxies.ts");
+  const value = given ?? (process.env.SERVICE_CONTRACT_TRUST_PROXY || undefined);
+  if (value === undefined) return undefined;
+  try {
+    return parseTrustedProxies(given === undefined ? "$SERVICE_CONTRACT_TRUST_PROXY" : "--trust-proxy", value);
+  } catch (error) {
+    if (error instanceof TrustedProxyError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 
@@ -58,12 +96,15 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--validate-responses", "check every response against the contract (a violation becomes a 500)")
     .option("--simulate", "enable the admin endpoint POST /_admin/simulate/:event (token: $SERVICE_CONTRACT_ADMIN_TOKEN, else a random one printed on stderr)")
     .option("--no-history", "with --seed demo: skip recording the demo's months of activity")
+    .option("--public-url <origin>", "the API host's origin as clients reach it (a load balancer's), written into every absolute URL (default: $SERVICE_CONTRACT_PUBLIC_URL, else where it listens)")
+    .option("--public-auth-url <origin>", "the same for the OAuth web host (default: $SERVICE_CONTRACT_PUBLIC_AUTH_URL, else where it listens)")
+    .option("--trust-proxy <addresses>", "proxies whose X-Forwarded-For names the client, comma-separated IPs, CIDRs or loopback (default: $SERVICE_CONTRACT_TRUST_PROXY, else none)")
     .option("--quiet", "print only the ready line")
     // For testing the conformance suite against deliberately broken variants (reference/faults.ts); not in --help.
     .addOption(new Option("--fault <name>", "break one rule of the contract on purpose (repeatable)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]))
     .addHelpText(
       "after",
-      "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready.\nWebhook deliveries: retries after ~30 s, 1, 2, 4, 8, 16, 32 min (8 attempts); tune with\nSERVICE_CONTRACT_DELIVERIES='{\"baseDelayMs\":50,\"attempts\":5,\"timeoutMs\":1000,\"expireInSeconds\":3}' (see reference/deliveries/options.ts).\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
+      "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready (the public URLs; with --public-url or\n--public-auth-url also \"listening\":{\"api\":URL,\"auth\":URL}, where this instance listens).\nWebhook deliveries: retries after ~30 s, 1, 2, 4, 8, 16, 32 min (8 attempts); tune with\nSERVICE_CONTRACT_DELIVERIES='{\"baseDelayMs\":50,\"attempts\":5,\"timeoutMs\":1000,\"expireInSeconds\":3}' (see reference/deliveries/options.ts).\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
     )
     .action(async (opts: ServeOptions) => {
       const { faultSet, UnknownFaultError } = await import("../../reference/faults.ts");
@@ -74,6 +115,8 @@ export const serveCommand: CommandFactory = (setExit) =>
         throw error;
       }
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
+      const advertised = await publicUrls(opts);
+      const trustProxy = await trustedProxies(opts.trustProxy);
       const adminToken = opts.simulate ? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN ?? randomBytes(20).toString("hex")) : undefined;
       if (adminToken !== undefined && adminToken.length < 16) throw new UsageError("SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters");
       const { startServer } = await import("../../reference/server.ts");
@@ -99,6 +142,8 @@ export const serveCommand: CommandFactory = (setExit) =>
           history: opts.history && { count: 300 },
           adminToken,
           deliveries,
+          publicUrls: advertised,
+          ...(trustProxy ? { trustProxy } : {}),
           ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {
@@ -107,7 +152,9 @@ export const serveCommand: CommandFactory = (setExit) =>
         if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
         throw error;
       }
-      process.stdout.write(JSON.stringify({ api: server.urls.api, auth: server.urls.auth }) + "\n");
+      const ready = { api: server.urls.api, auth: server.urls.auth };
+      const behindProxy = advertised.api !== undefined || advertised.auth !== undefined;
+      process.stdout.write(JSON.stringify(behindProxy ? { ...ready, listening: server.listening } : ready) + "\n");
       if (!opts.quiet) process.stderr.write(guide(server.urls, opts.seed));
       if (adminToken !== undefined && !process.env.SERVICE_CONTRACT_ADMIN_TOKEN) {
         process.stderr.write(`Admin token (for simulate --url ${server.urls.api} --admin-token …): ${adminToken}\n`);

@@ -110,8 +110,23 @@ export const simulateCommand: CommandFactory = (setExit) =>
         await seedDatabase(db, opts.seed).catch((error: unknown) => {
           throw error instanceof FixtureError ? new UsageError(error.message) : error;
         });
-        // Without a running server the URLs in bodies are those `serve` uses by default.
-        const urls = { api: process.env.SERVICE_CONTRACT_API_URL ?? "http://127.0.0.1:3000", auth: process.env.SERVICE_CONTRACT_AUTH_URL ?? "http://127.0.0.1:3001" };
+        // Without a running server the URLs in bodies are the public ones `serve` would use
+        // (its environment variables), else those it listens on by default.
+        const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
+        const env = process.env;
+        const origin = (variable: string, fallback: string): string => {
+          const value = env[variable];
+          if (!value) return fallback;
+          try {
+            return publicOrigin(`$${variable}`, value);
+          } catch (error) {
+            throw error instanceof PublicUrlError ? new UsageError(error.message) : error;
+          }
+        };
+        const urls = {
+          api: origin("SERVICE_CONTRACT_PUBLIC_URL", env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
+          auth: origin("SERVICE_CONTRACT_PUBLIC_AUTH_URL", env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
+        };
         // Webhook deliveries are enqueued with each action, as the server does; the server sends them.
         const { startDeliveries } = await import("../../reference/deliveries/engine.ts");
         const deliveries = await startDeliveries(db, urls, { worker: false });

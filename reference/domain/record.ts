@@ -38,6 +38,29 @@ export function fakeSha(...parts: unknown[]): string {
   return createHash("sha1").update(parts.map(String).join("\0")).digest("hex");
 }
 
+/** A number of the database's sequence: never handed out twice, whichever instance asks, across restarts. */
+export async function sequenceNumber(a: Act): Promise<number> {
+  return Number((await a.tx.query<{ id: number }>("select nextval('domain_object_ids')::bigint as id"))[0]!.id);
+}
+
+/**
+ * The SHA of a commit the action makes: its inputs plus a sequence number, so two instances (or
+ * two transactions) making "the same" commit in the same millisecond still get different SHAs,
+ * while a fresh database replays the same SHAs (the demo history stays deterministic).
+ */
+export async function newCommitSha(a: Act, ...parts: unknown[]): Promise<string> {
+  return fakeSha(...parts, await sequenceNumber(a));
+}
+
+/**
+ * Serialize the actions on one repository that read, then write, what it holds (its next issue
+ * number, a branch head): without it two instances at once read the same value, and one of them
+ * fails on the unique number or loses the other's push.
+ */
+export async function lockRepository(a: Act, repoId: number): Promise<void> {
+  await a.tx.query("select 1 from repositories where id = $1 for update", [repoId]);
+}
+
 export async function recordActivity(a: Act, e: { type: string; actor: Pick<Account, "id" | "login">; repo: RepoRow; payload: Json; detail?: Json }): Promise<Json> {
   const { tx, ctx, at } = a;
   const isPublic = !e.repo.private;

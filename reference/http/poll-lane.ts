@@ -14,6 +14,7 @@
  * - the rate counters and the events version are known in this process (PGlite). A 304 does not
  *   count, so the counters are only read, for the `X-RateLimit-*` headers.
  * Anything else — PostgreSQL, a token not yet looked up, Basic or `access_token` credentials, a
+ * forwarded request when proxies are trusted (its client address is Fastify's to work out), a
  * miss, a 200 — goes on to Fastify, where feed-shortcut.ts and the full path answer it. The
  * headers are the ones the API hooks and the shortcut set, built by the same helpers.
  */
@@ -27,6 +28,7 @@ import { callerLimit, callerRateKey, remaining, type RateLimiter } from "./rate-
 import { scopesHeader } from "./scope-headers.ts";
 import { ANONYMOUS, tokenInHeader, type Viewer } from "./viewer.ts";
 import type { ViewerCache } from "./viewer-cache.ts";
+import { isForwarded } from "./trusted-proxies.ts";
 
 export interface PollLane {
   /** Answer the request here if it can be; true when answered (the caller must then leave it alone). */
@@ -40,9 +42,11 @@ export interface PollLaneOptions {
   serving: FeedServing;
   viewers: ViewerCache;
   limiter: RateLimiter;
+  /** Proxies are trusted (ServerOptions.trustProxy): leave requests with X-Forwarded-For to Fastify. */
+  forwarded?: boolean;
 }
 
-export function pollLane({ db, serving, viewers, limiter }: PollLaneOptions): PollLane {
+export function pollLane({ db, serving, viewers, limiter, forwarded = false }: PollLaneOptions): PollLane {
   const rates = limiter.sync;
   let answered = 0;
 
@@ -60,6 +64,7 @@ export function pollLane({ db, serving, viewers, limiter }: PollLaneOptions): Po
     answer(req, res) {
       const ifNoneMatch = req.headers["if-none-match"];
       if (rates === undefined || ifNoneMatch === undefined || (req.method !== "GET" && req.method !== "HEAD")) return false;
+      if (forwarded && isForwarded(req)) return false;
       const viewer = viewerOf(req);
       if (viewer === undefined) return false;
       const key = NotModifiedIndex.key(viewer.authorization?.id, req.url ?? "");

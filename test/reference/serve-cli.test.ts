@@ -20,6 +20,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 interface Served {
   api: string;
   auth: string;
+  /** In the ready line only with public URLs. */
+  listening?: { api: string; auth: string };
   stderr(): string;
   /** SIGTERM; resolves with the exit code and everything written to stdout. */
   stop(): Promise<{ code: number | null; stdout: string }>;
@@ -33,11 +35,11 @@ async function serve(args: string[], env: Record<string, string | undefined> = {
   child.stdout.on("data", (d: Buffer) => (stdout += d));
   child.stderr.on("data", (d: Buffer) => (stderr += d));
   const exited = new Promise<number | null>((res) => child.on("exit", res));
-  const ready = await new Promise<{ api: string; auth: string }>((resolve, reject) => {
+  const ready = await new Promise<Pick<Served, "api" | "auth" | "listening">>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), 45_000);
     createInterface({ input: child.stdout }).once("line", (line) => {
       clearTimeout(timer);
-      resolve(JSON.parse(line) as { api: string; auth: string });
+      resolve(JSON.parse(line) as Pick<Served, "api" | "auth" | "listening">);
     });
     void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready; stderr:\n${stderr}`)));
   });
@@ -138,6 +140,27 @@ describe("service-contract serve", () => {
     }
   }, 90_000);
 
+  it("with --public-url and $SERVICE_CONTRACT_PUBLIC_AUTH_URL: prints them and where it listens, and writes them into its answers", async () => {
+    const served = await serve(["--data-dir", join(scratch, "public"), "--no-history", "--public-url", "https://API.example.test:8443/"], { SERVICE_CONTRACT_PUBLIC_AUTH_URL: "https://example.test" });
+    try {
+      expect([served.api, served.auth]).toEqual(["https://api.example.test:8443", "https://example.test"]);
+      expect(served.listening!.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const created = await fetch(`${served.listening!.api}/authorizations`, {
+        method: "POST",
+        headers: { authorization: OCTOCAT, "content-type": "application/json" },
+        body: JSON.stringify({ note: "behind a proxy", scopes: ["repo"] }),
+      });
+      expect(created.status).toBe(201);
+      const body = (await created.json()) as { id: number; url: string };
+      expect(created.headers.get("location")).toBe(`https://api.example.test:8443/authorizations/${body.id}`);
+      expect(body.url).toBe(created.headers.get("location"));
+    } finally {
+      expect((await served.stop()).code).toBe(0);
+    }
+    // The guide (written after the ready line, so read once the process is gone) names them too.
+    expect(served.stderr()).toContain("open https://example.test/login/oauth/authorize?client_id=demo-client-id-0001");
+  }, 60_000);
+
   describe.skipIf(!adminUrl)("on PostgreSQL", () => {
     const db = scratchDatabase("sc_serve");
     afterAll(() => db.drop(), 30_000);
@@ -162,6 +185,11 @@ describe("service-contract serve", () => {
     [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /cannot read seed fixture/],
     [["serve", "--database-url", "mysql://nope"], {}, /postgres:\/\//],
     [["serve", "--port", "0", "--auth-port", "0"], { DATABASE_URL: "mysql://nope" }, /postgres:\/\//],
+    [["serve", "--public-url", "api.example.test"], {}, /^[^\n]*--public-url must be an absolute http\(s\) URL, got "api.example.test"\n$/],
+    [["serve", "--public-url", "https://api.example.test/v3"], {}, /--public-url must be an origin .*no path/],
+    [["serve", "--public-auth-url", "ftp://example.test"], {}, /--public-auth-url must be an http or https URL/],
+    [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_PUBLIC_URL: "https://user:pw@api.example.test" }, /\$SERVICE_CONTRACT_PUBLIC_URL must not carry user info/],
+    [["serve", "--trust-proxy", "10.0.0.0/8,proxy.internal"], {}, /^[^\n]*--trust-proxy: "proxy.internal" is not an IP address/],
   ])("exits 2 on %j %j", async (args, env, message) => {
     const result = Object.keys(env).length === 0 ? await runCli(args) : await runWithEnv(args, env);
     expect(result.code).toBe(2);

@@ -11,12 +11,8 @@ import { isoRequired } from "../../serialize/time.ts";
 import { DomainError } from "../context.ts";
 import { accountById, issueByNumber } from "../load.ts";
 import { intParam, oneOf } from "../params.ts";
-import { fakeSha, recordActivity, type Act } from "../record.ts";
+import { fakeSha, recordActivity, sequenceNumber, type Act } from "../record.ts";
 import { pullRequestPayload } from "./pulls.ts";
-
-async function nextId(a: Act): Promise<number> {
-  return Number((await a.tx.query<{ id: number }>("select nextval('domain_object_ids')::bigint as id"))[0]!.id);
-}
 
 /** sha= when given (40 hex), else the default branch's head (or a stand-in for an empty repository). */
 async function commitSha(a: Act, repo: RepoRow, params: Record<string, string>): Promise<string> {
@@ -40,7 +36,7 @@ export async function status(a: Act, repo: RepoRow, actor: Account, params: Reco
     actor,
     repo,
     payload: {
-      id: await nextId(a),
+      id: await sequenceNumber(a),
       sha,
       name: `${repo.owner_login}/${repo.name}`,
       target_url: params.target_url ?? null,
@@ -91,7 +87,7 @@ export async function deploymentStatus(a: Act, repo: RepoRow, actor: Account, pa
     : await a.tx.query<DeploymentRow>("select * from deployments where repo_id = $1 order by id desc limit 1", [repo.id]);
   if (!rows[0]) throw new DomainError("invalid", "no deployment in this repository (simulate deployment first, or deployment=ID)");
   const d = await deploymentJson(a, repo, rows[0]);
-  const id = await nextId(a);
+  const id = await sequenceNumber(a);
   const at = isoRequired(a.at);
   const deployment_status = { url: `${d.statuses_url}/${id}`, id, state, creator: userJson(actor, a.ctx.urls), description: params.description ?? null, target_url: params.target_url ?? null, created_at: at, updated_at: at, deployment_url: d.url, repository_url: d.repository_url };
   await recordActivity(a, { type: "DeploymentStatusEvent", actor, repo, payload: { deployment_status, deployment: d } });
@@ -99,7 +95,7 @@ export async function deploymentStatus(a: Act, repo: RepoRow, actor: Account, pa
 
 export async function pageBuild(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
   const statusName = oneOf(params, "status", ["built", "building", "errored"] as const, "built");
-  const id = await nextId(a);
+  const id = await sequenceNumber(a);
   const at = isoRequired(a.at);
   const build = {
     url: `${repoApiUrl(repo, a.ctx.urls)}/pages/builds/${id}`,
@@ -142,7 +138,7 @@ export async function gollum(a: Act, repo: RepoRow, actor: Account, params: Reco
   const title = params.page ?? "Home";
   const pageName = title.replace(/\s+/g, "-");
   const action = oneOf(params, "action", ["created", "edited"] as const, "edited");
-  const sha = fakeSha("wiki", repo.id, pageName, a.at.toISOString(), await nextId(a));
+  const sha = fakeSha("wiki", repo.id, pageName, a.at.toISOString(), await sequenceNumber(a));
   await recordActivity(a, {
     type: "GollumEvent",
     actor,
@@ -153,7 +149,7 @@ export async function gollum(a: Act, repo: RepoRow, actor: Account, params: Reco
 
 export async function commitComment(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
   const sha = await commitSha(a, repo, params);
-  const id = await nextId(a);
+  const id = await sequenceNumber(a);
   const at = isoRequired(a.at);
   const onLine = params.path !== undefined;
   const comment = {
@@ -168,7 +164,7 @@ export async function reviewComment(a: Act, repo: RepoRow, actor: Account, param
   const issue: IssueRow = await issueByNumber(a.tx, repo.id, intParam(params, "number"));
   const pr = await pullRequestPayload(a, repo, issue, "created");
   const pull = pr.pull_request as { url: string; html_url: string; head: { sha: string } };
-  const id = await nextId(a);
+  const id = await sequenceNumber(a);
   const at = isoRequired(a.at);
   const url = `${repoApiUrl(repo, a.ctx.urls)}/pulls/comments/${id}`;
   const comment = {

@@ -9,7 +9,7 @@ import { repoApiUrl } from "../../serialize/repository.ts";
 import { DomainError } from "../context.ts";
 import { issueJsonOf } from "../load.ts";
 import type { IssueRow } from "../../serialize/issue.ts";
-import { fakeSha, recordActivity, recordIssueEvent, type Act } from "../record.ts";
+import { fakeSha, lockRepository, recordActivity, recordIssueEvent, sequenceNumber, type Act } from "../record.ts";
 import { intParam, oneOf } from "../params.ts";
 
 const ZERO = "0".repeat(40);
@@ -30,23 +30,25 @@ export async function push(a: Act, repo: RepoRow, actor: Account, params: Record
   const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
   const size = intParam(params, "commits", 1);
   if (size > 1000) throw new DomainError("invalid", "commits must be at most 1000");
+  await lockRepository(a, repo.id);
   const before = (await head(a, repo.id, ref)) ?? ZERO;
+  // push_id is a sequence number: in every SHA of the push, it makes them unique (newCommitSha).
+  const pushId = await sequenceNumber(a);
   const commits = [];
   let parent = before;
   for (let i = 0; i < size; i++) {
     const message = params.message ?? `Update ${branch} (${i + 1}/${size})`;
-    const sha = fakeSha(repo.id, ref, parent, message, a.at.toISOString(), i);
+    const sha = fakeSha(repo.id, ref, parent, message, a.at.toISOString(), i, pushId);
     commits.push({ sha, message, author: { name: actor.name ?? actor.login, email: actor.email ?? `${actor.login}@users.noreply.local` }, url: `${repoApiUrl(repo, a.ctx.urls)}/commits/${sha}`, distinct: true });
     parent = sha;
   }
   await setHead(a, repo.id, ref, parent);
   await a.tx.query("update repositories set pushed_at = $2, updated_at = $2 where id = $1", [repo.id, a.at.toISOString()]);
-  const [{ push_id }] = (await a.tx.query<{ push_id: number }>("select nextval('domain_object_ids')::bigint as push_id")) as [{ push_id: number }];
   await recordActivity(a, {
     type: "PushEvent",
     actor,
     repo,
-    payload: { push_id: Number(push_id), size, distinct_size: size, ref, head: parent, before, commits: commits.slice(-FEED_COMMITS) },
+    payload: { push_id: pushId, size, distinct_size: size, ref, head: parent, before, commits: commits.slice(-FEED_COMMITS) },
     // The feed's list is capped; the push webhook carries every commit (reference/webhooks/push.ts).
     ...(commits.length > FEED_COMMITS ? { detail: { commits } } : {}),
   });

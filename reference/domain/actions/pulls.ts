@@ -12,7 +12,7 @@ import { userJson } from "../../serialize/user.ts";
 import { iso } from "../../serialize/time.ts";
 import { DomainError, type Json } from "../context.ts";
 import { accountById, issueByNumber, issueJsonOf, repoById, repoCounts } from "../load.ts";
-import { fakeSha, recordActivity, recordIssueEvent, type Act } from "../record.ts";
+import { fakeSha, newCommitSha, recordActivity, recordIssueEvent, type Act } from "../record.ts";
 import { changeIssue, openIssue, recordMentions, type IssueAction } from "./issues.ts";
 
 interface PullRow {
@@ -102,7 +102,7 @@ export async function changePull(a: Act, repo: RepoRow, actor: Account, action: 
     const head = params.head ?? `feature-${issue.number}`;
     await a.tx.query(
       "insert into pull_requests (issue_id, head_repo_id, head_ref, head_sha, base_ref, base_sha) values ($1, $2, $3, $4, $5, $6)",
-      [issue.id, repo.id, head, fakeSha(repo.id, head, issue.number), params.base ?? repo.default_branch, fakeSha(repo.id, repo.default_branch, a.at.toISOString())],
+      [issue.id, repo.id, head, await newCommitSha(a, repo.id, head, issue.number), params.base ?? repo.default_branch, fakeSha(repo.id, repo.default_branch, a.at.toISOString())],
     );
     await recordActivity(a, { type: "PullRequestEvent", actor, repo, payload: await pullRequestPayload(a, repo, issue, "opened") });
     await recordMentions(a, repo, issue, issue.body);
@@ -118,7 +118,7 @@ export async function changePull(a: Act, repo: RepoRow, actor: Account, action: 
   if (action === "synchronize") {
     // A new push to the head branch: a new head SHA, on the pull request and on the branch.
     if (issue.state === "closed") throw new DomainError("invalid", `#${issue.number} is closed`);
-    const head = fakeSha("synchronize", pr.head_sha, now);
+    const head = await newCommitSha(a, "synchronize", pr.head_sha, now);
     await a.tx.query("update pull_requests set head_sha = $2 where issue_id = $1", [issue.id, head]);
     await a.tx.query("update issues set updated_at = $2 where id = $1", [issue.id, now]);
     if (pr.head_repo_id !== null) {
@@ -135,7 +135,7 @@ export async function changePull(a: Act, repo: RepoRow, actor: Account, action: 
     if (issue.state === "closed") throw new DomainError("invalid", `#${issue.number} is already closed`);
     await a.tx.query("update issues set state = 'closed', closed_at = $2, updated_at = $2 where id = $1", [issue.id, now]);
     if (action === "merged") {
-      const mergeSha = fakeSha("merge", repo.id, issue.number, pr.head_sha);
+      const mergeSha = await newCommitSha(a, "merge", repo.id, issue.number, pr.head_sha);
       await a.tx.query("update pull_requests set merged_at = $2, merged_by_id = $3, merge_commit_sha = $4 where issue_id = $1", [issue.id, now, actor.id, mergeSha]);
       await a.tx.query("insert into git_refs (repo_id, ref, sha) values ($1, $2, $3) on conflict (repo_id, ref) do update set sha = excluded.sha", [repo.id, `refs/heads/${pr.base_ref}`, mergeSha]);
       await recordIssueEvent(a, { repo, issue, actor, event: "merged", commitId: pr.head_sha });
