@@ -72,7 +72,13 @@ export const generateCommand: CommandFactory = (setExit) =>
       }
 
       if (!opts.check) {
-        writeOutput(opts.out, files, scopeOf(targets));
+        try {
+          writeOutput(opts.out, files, scopeOf(targets));
+        } catch (error) {
+          // ENOTDIR, EACCES, EROFS, ENOENT under /proc: the folder's fault, said in one line.
+          if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+          throw new UsageError(`cannot write --out ${opts.out}: ${(error as Error).message}`);
+        }
         process.stdout.write(`wrote ${files.length} files to ${opts.out}/\n`);
         setExit(EXIT_OK);
         return;

@@ -84,7 +84,8 @@ export const serveCommand: CommandFactory = (setExit) =>
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const { FixtureError } = await import("../../reference/seed/load.ts");
+      const { databaseUsageError } = await import("../database-errors.ts");
+      const { DEMO_HISTORY_COUNT } = await import("../../reference/seed/history.ts");
       let server;
       try {
         server = await startServer({
@@ -95,16 +96,17 @@ export const serveCommand: CommandFactory = (setExit) =>
           databaseUrl,
           seed: opts.seed,
           validateResponses: opts.validateResponses,
-          // 300 events over six months: a realistic demo that records in about 10 s on a first start.
-          history: opts.history && { count: 300 },
+          // Six months of events on a first start; simulate records the same when it comes first.
+          history: opts.history && { count: DEMO_HISTORY_COUNT },
           adminToken,
           deliveries,
           ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {
-        if (error instanceof FixtureError) throw new UsageError(error.message);
+        const usage = databaseUsageError(error, "serve");
+        if (usage) throw usage;
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
+        if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen: ${(error as Error).message}`);
         throw error;
       }
       process.stdout.write(JSON.stringify({ api: server.urls.api, auth: server.urls.auth }) + "\n");
