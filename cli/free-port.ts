@@ -12,3 +12,16 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
     });
   });
 }
+
+/**
+ * Resolves when `port` on `host` can be listened on, else rejects with the listen error
+ * (EADDRINUSE, EACCES, EADDRNOTAVAIL): a child such as Prism that cannot listen says so only in
+ * fragments of its help, so the caller checks first and reports it in one line.
+ */
+export function checkPortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
