@@ -7,7 +7,7 @@
 import { UsageError } from "./exit-codes.ts";
 import { DataDirLockedError } from "../reference/db/data-lock.ts";
 import { DataDirError, DatabaseUnavailableError } from "../reference/db/database.ts";
-import { FixtureError } from "../reference/seed/load.ts";
+import { FixtureError, readFixture } from "../reference/seed/load.ts";
 
 function lockedAdvice(error: DataDirLockedError, command: "serve" | "simulate"): string {
   const { holder } = error;
@@ -23,4 +23,14 @@ export function databaseUsageError(error: unknown, command: "serve" | "simulate"
   if (error instanceof DataDirLockedError) return new UsageError(`${error.message}: ${lockedAdvice(error, command)}`);
   if (error instanceof DataDirError || error instanceof DatabaseUnavailableError || error instanceof FixtureError) return new UsageError(error.message);
   return undefined;
+}
+
+/** Checks `--seed` (a keyword or a readable, valid fixture) before any database is opened or made. */
+export function checkSeedChoice(choice: string): void {
+  if (choice === "none") return;
+  try {
+    readFixture(choice);
+  } catch (error) {
+    throw databaseUsageError(error, "serve") ?? error;
+  }
 }

@@ -18,7 +18,7 @@ import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { parsePort } from "../options.ts";
 import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
-import { checkPortFree, freePort } from "../free-port.ts";
+import { checkCanListen, freePort } from "../free-port.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
 
 const require = createRequire(import.meta.url);
@@ -97,12 +97,8 @@ export const mockCommand: CommandFactory = (setExit) =>
         if (!(error instanceof SpecError)) throw error;
         throw new UsageError(`the spec does not load:\n${error.problems.map(formatProblem).join("\n")}`);
       }
+      await checkCanListen(opts.host, port, "--port");
       if (port === 0) port = await freePort(opts.host);
-      else {
-        await checkPortFree(opts.host, port).catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(`cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`);
-        });
-      }
 
       const args = upstream
         ? ["proxy", bundle, upstream, "-p", String(port), "-h", opts.host, ...(opts.errors ? ["--errors"] : [])]

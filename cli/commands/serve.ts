@@ -9,6 +9,7 @@ import { Command, Option } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, parsePort } from "../options.ts";
+import { checkCanListen } from "../free-port.ts";
 import type { Fault } from "../../reference/faults.ts";
 
 interface ServeOptions {
@@ -84,14 +85,20 @@ export const serveCommand: CommandFactory = (setExit) =>
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const { databaseUsageError } = await import("../database-errors.ts");
+      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
       const { DEMO_HISTORY_COUNT } = await import("../../reference/seed/history.ts");
+      // Refused before a database is opened or made: a --seed typo, a port in use.
+      checkSeedChoice(opts.seed);
+      const port = parsePort("--port", opts.port);
+      const authPort = parsePort("--auth-port", opts.authPort);
+      await checkCanListen(opts.host, port, "--port");
+      await checkCanListen(opts.host, authPort, "--auth-port");
       let server;
       try {
         server = await startServer({
           host: opts.host,
-          port: parsePort("--port", opts.port),
-          authPort: parsePort("--auth-port", opts.authPort),
+          port,
+          authPort,
           dataDir: databaseUrl ? undefined : opts.dataDir,
           databaseUrl,
           seed: opts.seed,

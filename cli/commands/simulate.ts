@@ -107,7 +107,8 @@ export const simulateCommand: CommandFactory = (setExit) =>
       const { migrate } = await import("../../reference/db/migrate.ts");
       const { seedDatabase } = await import("../../reference/seed/load.ts");
       const { DEMO_HISTORY_COUNT, seedHistory } = await import("../../reference/seed/history.ts");
-      const { databaseUsageError } = await import("../database-errors.ts");
+      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
+      checkSeedChoice(opts.seed);
       const asUsage = (error: unknown): never => {
         throw databaseUsageError(error, "simulate") ?? error;
       };
