@@ -159,7 +159,7 @@ describe("service-contract serve", () => {
 
   it.each([
     [["serve", "--port", "70000"], {}, /--port must be 0..65535/],
-    [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /cannot read seed fixture/],
+    [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /--seed \/no\/such\/fixture.yaml: no such file/],
     [["serve", "--database-url", "mysql://nope"], {}, /postgres:\/\//],
     [["serve", "--port", "0", "--auth-port", "0"], { DATABASE_URL: "mysql://nope" }, /postgres:\/\//],
   ])("exits 2 on %j %j", async (args, env, message) => {
