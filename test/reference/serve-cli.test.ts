@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
-import { adminUrl, scratchDatabase } from "./postgres-db.ts";
+import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "serve-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -138,7 +138,7 @@ describe("service-contract serve", () => {
     }
   }, 90_000);
 
-  describe.skipIf(!adminUrl)("on PostgreSQL", () => {
+  describePostgres("on PostgreSQL", () => {
     const db = scratchDatabase("sc_serve");
     afterAll(() => db.drop(), 30_000);
 
