@@ -37,6 +37,9 @@ export class DataDirLockedError extends Error {
 /** A lock file without a pid is another process between creating and writing it, unless it is this old. */
 const UNREADABLE_GRACE_MS = 5000;
 
+/** Other processes racing for the same folder: after this many tries, the last holder seen is reported. */
+const MAX_ATTEMPTS = 3;
+
 /** Folders this process holds: a lock naming our own pid that is not in here is a stale one. */
 const held = new Set<string>();
 
@@ -106,8 +109,8 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const current = readHolder(file);
-    if (!current) continue;
-    if (!isStale(current.holder, file) || attempt >= 3) throw new DataDirLockedError(dataDir, current.holder);
+    if (!current && attempt < MAX_ATTEMPTS) continue;
+    if (!current || !isStale(current.holder, file) || attempt >= MAX_ATTEMPTS) throw new DataDirLockedError(dataDir, current?.holder ?? { pid: 0, host: hostname(), command: "another process" });
     // Take a stale lock over only if it is still the one judged stale (another process may have just taken it).
     if (readHolder(file)?.raw === current.raw) {
       try {

@@ -15,7 +15,7 @@ function claim(dataDir: string): { fresh: boolean; release: () => void } {
   try {
     makeFolder(dataDir);
     const release = lockDataDir(dataDir);
-    return { fresh: readdirSync(dataDir).every((name) => name === LOCK_FILE), release };
+    return { fresh: readdirSync(dataDir).every((name) => name.startsWith(LOCK_FILE)), release };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== "string") throw error;
