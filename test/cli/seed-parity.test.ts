@@ -3,7 +3,8 @@
  * used to seed the demo without its six months of history, which a later `serve` then never
  * added. Here one folder gets `simulate push` first, the other `serve` then `simulate push`, and
  * both must hold the same events (type, actor, repository, in order) and the same issue events.
- * Slow by nature (two histories of 300 actions): about 30 s on a quiet 2-core machine.
+ * Slow by nature (two histories of 300 actions, run side by side): 58 s on the shared 2-core
+ * machine at load 17; the history alone is about 6 s of CPU.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
