@@ -3,8 +3,9 @@
  * to a map of relative path → file contents; this module is the only place that touches the
  * output folder, so "write" and "check" can never disagree about what generate would produce.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { makeFolder } from "./make-folder.ts";
 
 export interface GeneratedFile {
   /** Path relative to the output folder, `/`-separated. */
@@ -54,7 +55,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], sco
   else rmSync(outDir, { recursive: true, force: true });
   for (const file of files) {
     const target = join(outDir, file.path);
-    mkdirSync(dirname(target), { recursive: true });
+    makeFolder(dirname(target));
     writeFileSync(target, normalise(file.contents));
   }
 }

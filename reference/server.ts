@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { registerRoutes } from "../generated/server/index.ts";
 import { openDatabase, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
+import { describeDataDirLock } from "./db/data-lock.ts";
 import type { Context, Urls } from "./context.ts";
 import { installApiHooks } from "./http/api-hooks.ts";
 import { installFeedShortcut } from "./http/feed-shortcut.ts";
@@ -166,6 +167,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const listening: Urls = { api: address(api), auth: address(auth) };
   urls.api = publicApi ?? listening.api;
   urls.auth = publicAuth ?? listening.auth;
+  // A second process on this data folder is told where this server is (data-lock.ts).
+  if (db.kind === "pglite" && options.dataDir) describeDataDirLock(options.dataDir, { api: urls.api, simulate: options.adminToken !== undefined });
   // Events are snapshots holding absolute URLs, so the history is recorded once the URLs are known.
   if (options.history && options.seed === "demo") {
     const count = typeof options.history === "object" ? options.history.count : undefined;

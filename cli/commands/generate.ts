@@ -4,11 +4,12 @@
  * the added, changed and deleted files when not). Spec errors exit 2 with their JSON pointers.
  */
 import { Command } from "commander";
-import { existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { generate } from "../../generators/generate.ts";
+import { makeFolder } from "../../generators/make-folder.ts";
 import { diffOutput, hasDrift, isWithin, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
@@ -29,6 +30,17 @@ function checkOutFolder(outOption: string, spec: string): void {
     throw new UsageError(`--out ${outOption} overlaps the spec ${spec} or its schemas/ folder, which emptying it would delete; give generate a folder of its own`);
   }
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out ${outOption} is a file, not a folder`);
+}
+
+/** Makes the output folder and checks it can be written before the seconds generation takes. */
+function prepareOutFolder(outOption: string): void {
+  try {
+    makeFolder(outOption);
+    accessSync(outOption, constants.W_OK);
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+    throw new UsageError(`cannot write --out ${outOption}: ${(error as Error).message}`);
+  }
 }
 
 interface GenerateCliOptions {
@@ -63,6 +75,8 @@ export const generateCommand: CommandFactory = (setExit) =>
         throw new UsageError(`--targets ${targets.join(",")} imports from ${missing.join(" and ")}, which ${opts.out}/ does not have: add ${missing.join(",")} to --targets`);
       }
 
+      if (!opts.check) prepareOutFolder(opts.out);
+
       let files;
       try {
         files = await generate({ spec: opts.spec, targets, out: opts.out });
@@ -72,7 +86,13 @@ export const generateCommand: CommandFactory = (setExit) =>
       }
 
       if (!opts.check) {
-        writeOutput(opts.out, files, scopeOf(targets));
+        try {
+          writeOutput(opts.out, files, scopeOf(targets));
+        } catch (error) {
+          // ENOTDIR, EACCES, EROFS, ENOENT under /proc: the folder's fault, said in one line.
+          if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+          throw new UsageError(`cannot write --out ${opts.out}: ${(error as Error).message}`);
+        }
         process.stdout.write(`wrote ${files.length} files to ${opts.out}/\n`);
         setExit(EXIT_OK);
         return;

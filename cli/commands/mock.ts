@@ -18,7 +18,7 @@ import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { parsePort } from "../options.ts";
 import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
-import { freePort } from "../free-port.ts";
+import { checkCanListen, freePort } from "../free-port.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
 
 const require = createRequire(import.meta.url);
@@ -97,6 +97,7 @@ export const mockCommand: CommandFactory = (setExit) =>
         if (!(error instanceof SpecError)) throw error;
         throw new UsageError(`the spec does not load:\n${error.problems.map(formatProblem).join("\n")}`);
       }
+      await checkCanListen(opts.host, port, "--port");
       if (port === 0) port = await freePort(opts.host);
 
       const args = upstream
@@ -107,25 +108,29 @@ export const mockCommand: CommandFactory = (setExit) =>
       const violations: Violation[] = [];
       const requests = new Set<string>();
       let current = "(before any request)";
+      let ready = false;
       const onLine = (line: string): void => {
         const event = parsePrismLine(line);
         if (event.kind === "listening") {
-          const ready = upstream ? { proxy: event.url, upstream } : { mock: event.url };
-          process.stdout.write(JSON.stringify(ready) + "\n");
+          ready = true;
+          process.stdout.write(JSON.stringify(upstream ? { proxy: event.url, upstream } : { mock: event.url }) + "\n");
         } else if (event.kind === "request") {
           current = event.request;
         } else if (event.kind === "violation") {
           violations.push({ request: current, location: event.location, message: event.message });
           requests.add(current);
           process.stdout.write(`violation ${current} ${event.location}: ${event.message}\n`);
-        } else if (/\b(error|fatal)\b/i.test(line) && !/Violation/.test(line)) {
+        } else if (ready && /\b(error|fatal)\b/i.test(line) && !/Violation/.test(line)) {
+          // Before it listens, Prism's complaints are fragments of its help: the exit below says it in one line.
           process.stderr.write(line + "\n");
         }
       };
       createInterface({ input: child.stdout }).on("line", onLine);
       createInterface({ input: child.stderr }).on("line", onLine);
 
+      let stopped = false;
       const stop = (): void => {
+        stopped = true;
         child.kill("SIGTERM");
       };
       process.once("SIGINT", stop);
@@ -135,6 +140,7 @@ export const mockCommand: CommandFactory = (setExit) =>
       process.removeListener("SIGINT", stop);
       process.removeListener("SIGTERM", stop);
       rmSync(dirname(bundle), { recursive: true, force: true });
+      if (!ready && !stopped) throw new UsageError(`Prism stopped before it listened on ${opts.host}:${port} (exit code ${code ?? "none"})`);
       if (upstream) {
         process.stdout.write(`${violations.length} violation(s) in ${requests.size} request(s)\n`);
         setExit(violations.length === 0 ? EXIT_OK : EXIT_CHECK_FAILED);

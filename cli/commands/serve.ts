@@ -9,6 +9,7 @@ import { Command, Option } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, parsePort } from "../options.ts";
+import { checkCanListen } from "../free-port.ts";
 import type { Fault } from "../../reference/faults.ts";
 
 export const PUBLIC_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_URL";
@@ -127,19 +128,26 @@ export const serveCommand: CommandFactory = (setExit) =>
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const { FixtureError } = await import("../../reference/seed/load.ts");
+      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
+      const { DEMO_HISTORY_COUNT } = await import("../../reference/seed/history.ts");
+      // Refused before a database is opened or made: a --seed typo, a port in use.
+      checkSeedChoice(opts.seed);
+      const port = parsePort("--port", opts.port);
+      const authPort = parsePort("--auth-port", opts.authPort);
+      await checkCanListen(opts.host, port, "--port");
+      await checkCanListen(opts.host, authPort, "--auth-port");
       let server;
       try {
         server = await startServer({
           host: opts.host,
-          port: parsePort("--port", opts.port),
-          authPort: parsePort("--auth-port", opts.authPort),
+          port,
+          authPort,
           dataDir: databaseUrl ? undefined : opts.dataDir,
           databaseUrl,
           seed: opts.seed,
           validateResponses: opts.validateResponses,
-          // 300 events over six months: a realistic demo that records in about 10 s on a first start.
-          history: opts.history && { count: 300 },
+          // Six months of events on a first start; simulate records the same when it comes first.
+          history: opts.history && { count: DEMO_HISTORY_COUNT },
           adminToken,
           deliveries,
           publicUrls: advertised,
@@ -147,9 +155,10 @@ export const serveCommand: CommandFactory = (setExit) =>
           ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {
-        if (error instanceof FixtureError) throw new UsageError(error.message);
+        const usage = databaseUsageError(error, "serve");
+        if (usage) throw usage;
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
+        if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen: ${(error as Error).message}`);
         throw error;
       }
       const ready = { api: server.urls.api, auth: server.urls.auth };

@@ -22,6 +22,7 @@ interface SimulateOptions {
   dataDir: string;
   databaseUrl?: string;
   seed: string;
+  history: boolean;
   url?: string;
   adminToken?: string;
   list?: boolean;
@@ -72,12 +73,13 @@ export const simulateCommand: CommandFactory = (setExit) =>
     .option("--data-dir <dir>", "embedded database folder (PGlite), as for serve", ".service-contract")
     .option("--database-url <url>", "use PostgreSQL instead (default: $DATABASE_URL)")
     .option("--seed <demo|none|FILE>", "data to load first if the database is empty, as for serve", "demo")
+    .option("--no-history", "with --seed demo on a new database: skip recording the demo's months of activity, as for serve")
     .option("--url <api>", "go through a running `serve --simulate` instead of opening the database")
     .option("--admin-token <token>", "the admin token of that server (default: $SERVICE_CONTRACT_ADMIN_TOKEN)")
     .option("--list", "list the events and their parameters")
     .addHelpText(
       "after",
-      "\nPGlite allows one process per data folder: while `serve` runs on it, use --url and --admin-token.\nExamples:\n  service-contract simulate push --repo octocat/hello-world commits=3\n  service-contract simulate issues action=closed number=1 --actor hubot\n  service-contract simulate push --url http://127.0.0.1:3000 --admin-token $TOKEN",
+      "\nOn a new database it first loads --seed, as serve does (with the demo, six months of history: about 10 s).\nPGlite allows one process per data folder: while `serve` runs on it, use --url and --admin-token.\nExamples:\n  service-contract simulate push --repo octocat/hello-world commits=3\n  service-contract simulate issues action=closed number=1 --actor hubot\n  service-contract simulate push --url http://127.0.0.1:3000 --admin-token $TOKEN",
     )
     .action(async (event: string | undefined, pairs: string[], opts: SimulateOptions) => {
       const { ACTIONS, ACTION_NAMES, DomainError, runAction } = await import("../../reference/domain/index.ts");
@@ -103,13 +105,17 @@ export const simulateCommand: CommandFactory = (setExit) =>
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
       const { openDatabase } = await import("../../reference/db/database.ts");
       const { migrate } = await import("../../reference/db/migrate.ts");
-      const { seedDatabase, FixtureError } = await import("../../reference/seed/load.ts");
-      const db = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: opts.dataDir });
+      const { seedDatabase } = await import("../../reference/seed/load.ts");
+      const { DEMO_HISTORY_COUNT, seedHistory } = await import("../../reference/seed/history.ts");
+      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
+      checkSeedChoice(opts.seed);
+      const asUsage = (error: unknown): never => {
+        throw databaseUsageError(error, "simulate") ?? error;
+      };
+      const db = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: opts.dataDir }).catch(asUsage);
       try {
         await migrate(db);
-        await seedDatabase(db, opts.seed).catch((error: unknown) => {
-          throw error instanceof FixtureError ? new UsageError(error.message) : error;
-        });
+        await seedDatabase(db, opts.seed).catch(asUsage);
         // Without a running server the URLs in bodies are the public ones `serve` would use
         // (its environment variables), else those it listens on by default.
         const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
@@ -127,6 +133,8 @@ export const simulateCommand: CommandFactory = (setExit) =>
           api: origin("SERVICE_CONTRACT_PUBLIC_URL", env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
           auth: origin("SERVICE_CONTRACT_PUBLIC_AUTH_URL", env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
         };
+        // The demo's months of history, exactly as a first `serve` records them (it does nothing once there are events).
+        if (opts.seed === "demo" && opts.history) await seedHistory(db, { now: new Date(), urls, count: DEMO_HISTORY_COUNT });
         // Webhook deliveries are enqueued with each action, as the server does; the server sends them.
         const { startDeliveries } = await import("../../reference/deliveries/engine.ts");
         const deliveries = await startDeliveries(db, urls, { worker: false });

@@ -4,7 +4,8 @@
  * results.schema.json) and report.html. The console reporter streams during the run instead
  * (console.ts).
  */
-import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, writeFileSync } from "node:fs";
+import { makeFolder } from "../../generators/make-folder.ts";
 import { join } from "node:path";
 import type { RunSummary } from "../core/types.ts";
 import { htmlReport } from "./html.ts";
@@ -38,7 +39,7 @@ type FileReporterName = Exclude<ReporterName, "console">;
 export function prepareReportDir(reporters: readonly ReporterName[], outDir: string): FileReporterName[] {
   const files = reporters.filter((name): name is FileReporterName => name !== "console");
   if (files.length > 0) {
-    mkdirSync(outDir, { recursive: true });
+    makeFolder(outDir);
     accessSync(outDir, constants.W_OK);
   }
   return files;

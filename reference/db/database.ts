@@ -25,6 +25,16 @@ export interface DatabaseOptions {
   dataDir?: string;
 }
 
+/** The PGlite data folder cannot be made or written (ENOTDIR, EACCES, EROFS, ENOENT under /proc…). */
+export class DataDirError extends Error {
+  override name = "DataDirError";
+}
+
+/** PostgreSQL cannot be reached or refuses us: bad password, unknown host, no such database. */
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const { openPostgres } = await import("./postgres.ts");

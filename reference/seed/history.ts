@@ -11,6 +11,9 @@ import type { Database } from "../db/database.ts";
 import type { Urls } from "../context.ts";
 import { DomainError, runAction, type DomainContext } from "../domain/index.ts";
 
+/** How many actions `serve` and `simulate` record when they seed the demo: a realistic demo that records in about 10 s. */
+export const DEMO_HISTORY_COUNT = 300;
+
 export interface HistoryOptions {
   now: Date;
   count?: number;

@@ -48,6 +48,8 @@ export function readFixture(choice: SeedChoice): Fixture {
   try {
     data = parse(readFileSync(file, "utf8"));
   } catch (error) {
+    // `--seed demoo` is most likely a typo of a keyword, not a missing file: name the choices.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FixtureError(`--seed ${choice}: no such file; give demo, none or a fixture file (YAML or JSON)`);
     throw new FixtureError(`cannot read seed fixture ${file}: ${(error as Error).message}`);
   }
   const validate = createAjv([]).compile(SCHEMA);

@@ -5,6 +5,9 @@
  * nothing needs to listen on the callback's port. A wrong password is a failure that says what
  * the page showed, not a hang.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { runReference } from "../../conformance/reference-profile.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
@@ -21,6 +24,17 @@ describe("conformance authorize: browser driver", () => {
     expect(summary.results.map((r) => [r.id, r.status, r.failure?.message, r.failure?.actual])).toEqual([
       ["REF-AUTHORIZE-001", "passed", undefined, undefined],
       ["REF-AUTHORIZE-002", "passed", undefined, undefined],
+    ]);
+  }, 90_000);
+
+  it("the example profile's selectors (conformance/profiles/example.yaml) work on the reference's pages", async (ctx) => {
+    const skip = await chromiumSkip();
+    if (skip) return ctx.skip(skip);
+    const example = parse(readFileSync(join(import.meta.dirname, "../../conformance/profiles/example.yaml"), "utf8")) as { authorize: Profile["authorize"] };
+    const summary = await runReference({ cases: AUTHORIZE_CASES, adjustProfile: (p) => ({ ...p, authorize: { ...example.authorize!, executablePath: CHROMIUM_PATH } }) });
+    expect(summary.results.map((r) => [r.id, r.status, r.failure?.message])).toEqual([
+      ["REF-AUTHORIZE-001", "passed", undefined],
+      ["REF-AUTHORIZE-002", "passed", undefined],
     ]);
   }, 90_000);
 

@@ -5,12 +5,12 @@
  * across instances, and a token made on one instance is checked on the other.
  */
 import { describe, expect, it } from "vitest";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 import { MAX_FAILED_LOGINS } from "../../reference/http/basic-auth.ts";
 import { basic, DEMO } from "./harness.ts";
 import { call, demoApp, hubot, octocat } from "./authorizations-client.ts";
 
-describe.skipIf(!adminUrl)("the non-web flow on two instances over PostgreSQL", () => {
+describePostgres("the non-web flow on two instances over PostgreSQL", () => {
   const pair = useTwoInstances("sc_authz");
 
   it("creates one authorization for concurrent requests with the same note; the others get 422", async () => {

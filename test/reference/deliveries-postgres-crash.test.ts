@@ -7,7 +7,7 @@
  * arrive twice (at least once, as documented), each under its one X-Service-Delivery id.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { adminUrl, scratchDatabase } from "./postgres-db.ts";
+import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
 import { openDatabase } from "../../reference/db/database.ts";
 import { createHook, simulate } from "./deliveries-fixtures.ts";
 import { startServe, tokenThroughApi, type ServeChild } from "./serve-child.ts";
@@ -23,7 +23,7 @@ afterAll(async () => {
   if (adminUrl) await db.drop();
 });
 
-describe.skipIf(!adminUrl)("an instance killed mid-delivery on PostgreSQL", () => {
+describePostgres("an instance killed mid-delivery on PostgreSQL", () => {
   it("leaves its jobs to the other instance, which sends them once they expire", async () => {
     await db.create();
     // A short expiry (the engine keeps it two seconds above the 5 s time-out: 7 s) and maintenance cycle, so

@@ -5,14 +5,14 @@
  * take part, woken by the NOTIFY each enqueue sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 import type { AttemptReport } from "../../reference/deliveries/options.ts";
 import { ADMIN_TOKEN, createHook, deliveries, FAST, hookPath, hookToken, simulate } from "./deliveries-fixtures.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
 const EVENTS = 200;
 
-describe.skipIf(!adminUrl)("deliveries from two instances over PostgreSQL", () => {
+describePostgres("deliveries from two instances over PostgreSQL", () => {
   const sent: Record<"a" | "b", AttemptReport[]> = { a: [], b: [] };
   const pair = useTwoInstances("sc_deliveries", {
     both: { adminToken: ADMIN_TOKEN },

@@ -6,10 +6,10 @@
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { NotModifiedIndex } from "../../reference/feeds/not-modified.ts";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
 
-describe.skipIf(!adminUrl)("feeds on two instances over PostgreSQL", () => {
+describePostgres("feeds on two instances over PostgreSQL", () => {
   const pair = useTwoInstances("sc_feeds");
   let token: string;
 

@@ -5,10 +5,10 @@
  * make one hook (the rest 422 `already_exists`), and both instances share one secret key.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 import { client, hookToken, webhook } from "./hooks-fixtures.ts";
 
-describe.skipIf(!adminUrl)("hook management on two instances over PostgreSQL", () => {
+describePostgres("hook management on two instances over PostgreSQL", () => {
   const pair = useTwoInstances("sc_hooks");
   let token: string;
   const on = (i: number) => client(() => (i % 2 ? pair.a : pair.b).urls.api);

@@ -10,13 +10,13 @@
  * conformance suite passes through the proxies, and Chromium gets through the OAuth pages.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { referenceProfile, REFERENCE_SERVER_OPTIONS } from "../../conformance/reference-profile.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
 import { runAction, type DomainContext } from "../../reference/domain/index.ts";
 import type { ServerOptions } from "../../reference/server.ts";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { describePostgres, useTwoInstances } from "./postgres-db.ts";
 import { auth, tokenFor } from "./feeds-fixtures.ts";
 import { roundRobinProxy, SERVED_BY } from "./round-robin-proxy.ts";
 import { startReceiver } from "./webhook-receiver.ts";
@@ -25,9 +25,7 @@ import { CHROMIUM_PATH, chromiumSkip } from "../browser/chromium.ts";
 
 const ADMIN_TOKEN = randomBytes(20).toString("hex");
 // (Under CI a missing TEST_DATABASE_URL is an error: postgres-db.ts throws.)
-if (!adminUrl) console.warn("instances-behind-proxy: skipped, TEST_DATABASE_URL (a PostgreSQL admin URL) is not set");
-
-describe.skipIf(!adminUrl)("two instances behind a round-robin proxy, on PostgreSQL", () => {
+describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () => {
   const api = roundRobinProxy();
   const web = roundRobinProxy();
   // Filled in once the proxies listen: useTwoInstances reads it when it starts the instances.

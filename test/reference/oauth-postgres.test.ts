@@ -7,7 +7,7 @@
  * cookies by port, so one cookie jar serves both hosts, as it would in Chromium.
  */
 import { describe, expect, it } from "vitest";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 import type { RunningServer } from "../../reference/server.ts";
 import { DEMO, type TestServer } from "./harness.ts";
 import { APP_CREDENTIALS, authorizePath, Browser, exchange, formFields, PATHS, signIn } from "./oauth-web.ts";
@@ -24,7 +24,7 @@ function asTest(server: RunningServer): TestServer {
   return { server, api: server.urls.api, auth: server.urls.auth, violations: [] };
 }
 
-describe.skipIf(!adminUrl)("the OAuth web flow on two instances over PostgreSQL", () => {
+describePostgres("the OAuth web flow on two instances over PostgreSQL", () => {
   const pair = useTwoInstances("sc_oauth", { both: { deliveries: { enabled: false } } });
 
   /** Approves on B (the session was made on A); returns the code. */

@@ -5,11 +5,24 @@
  * locally; under CI its absence is an error, so they can never silently not run.
  */
 import pg from "pg";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { startServer, type RunningServer, type ServerOptions } from "../../reference/server.ts";
 
 export const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl && process.env.CI) throw new Error("TEST_DATABASE_URL must be set under CI (see .ci/run)");
+
+/** Why the PostgreSQL tests did not run, in the skipped suite's name and once on the console. */
+export const POSTGRES_SKIP_REASON = "skipped: needs TEST_DATABASE_URL, a PostgreSQL admin URL (bash .ci/start-postgres.sh prints one)";
+
+/**
+ * `describe` for tests on PostgreSQL: without TEST_DATABASE_URL the suite is skipped with the
+ * reason in its name (reporters list it), not silently.
+ */
+export function describePostgres(name: string, fn: () => void): void {
+  if (adminUrl) describe(name, fn);
+  else describe.skip(`${name} — ${POSTGRES_SKIP_REASON}`, fn);
+}
+if (!adminUrl) console.warn(`PostgreSQL tests ${POSTGRES_SKIP_REASON}`);
 
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -59,7 +72,7 @@ export interface TwoInstanceOptions {
 
 /**
  * Two reference servers on one scratch database, as behind a load balancer. Call it inside a
- * `describe.skipIf(!adminUrl)`, so nothing starts without TEST_DATABASE_URL. Registers
+ * `describePostgres`, so nothing starts without TEST_DATABASE_URL. Registers
  * beforeAll/afterAll hooks; the returned object is filled in before the first test.
  */
 export function useTwoInstances(prefix: string, options: TwoInstanceOptions = {}): TwoInstances {

@@ -5,9 +5,9 @@
  * database of its own.
  */
 import { describe, expect, it } from "vitest";
-import { adminUrl, useTwoInstances } from "./postgres-db.ts";
+import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 
-describe.skipIf(!adminUrl)("two instances on one PostgreSQL", () => {
+describePostgres("two instances on one PostgreSQL", () => {
   // Started together: migrations and the seed must each happen exactly once.
   const pair = useTwoInstances("sc_test", { together: true });
 

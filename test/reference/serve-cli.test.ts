@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
-import { adminUrl, scratchDatabase } from "./postgres-db.ts";
+import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "serve-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -161,7 +161,7 @@ describe("service-contract serve", () => {
     expect(served.stderr()).toContain("open https://example.test/login/oauth/authorize?client_id=demo-client-id-0001");
   }, 60_000);
 
-  describe.skipIf(!adminUrl)("on PostgreSQL", () => {
+  describePostgres("on PostgreSQL", () => {
     const db = scratchDatabase("sc_serve");
     afterAll(() => db.drop(), 30_000);
 
@@ -182,7 +182,7 @@ describe("service-contract serve", () => {
 
   it.each([
     [["serve", "--port", "70000"], {}, /--port must be 0..65535/],
-    [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /cannot read seed fixture/],
+    [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /--seed \/no\/such\/fixture.yaml: no such file/],
     [["serve", "--database-url", "mysql://nope"], {}, /postgres:\/\//],
     [["serve", "--port", "0", "--auth-port", "0"], { DATABASE_URL: "mysql://nope" }, /postgres:\/\//],
     [["serve", "--public-url", "api.example.test"], {}, /^[^\n]*--public-url must be an absolute http\(s\) URL, got "api.example.test"\n$/],

@@ -25,7 +25,7 @@ describe("service-contract simulate", () => {
   const dataDir = join(scratch, "db");
 
   it("records events on a fresh data folder (seeded like serve) and prints them", async () => {
-    const r = await simulate(["push", "--data-dir", dataDir, "--repo", "octocat/hello-world", "--count", "2", "commits=2"]);
+    const r = await simulate(["push", "--data-dir", dataDir, "--no-history", "--repo", "octocat/hello-world", "--count", "2", "commits=2"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);

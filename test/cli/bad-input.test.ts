@@ -1,0 +1,131 @@
+/**
+ * Every subcommand through a table of bad inputs, as a user types them: each must end with
+ * exit 2 and exactly one line on stderr that says what is wrong (no stack trace, no help
+ * fragments, nothing on stdout). The cases run concurrently, each a real `node
+ * bin/service-contract.js` child; the ones on a held data folder share one running `serve`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.ts";
+import { startServe, type ServeChild } from "../reference/serve-child.ts";
+import { LOCK_FILE } from "../../reference/db/data-lock.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "cli-bad-input-"));
+const aFile = join(scratch, "a-file");
+writeFileSync(aFile, "not a folder\n");
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+/** A port something already listens on. */
+let busy: Server;
+let busyPort = 0;
+beforeAll(async () => {
+  busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+  busyPort = (busy.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => busy.close(resolve));
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs the command and checks the promise: exit 2, one line matching `message`, nothing else. */
+async function expectOneLine(args: string[], message: RegExp): Promise<string> {
+  const r = await runCli(args);
+  const lines = r.stderr.split("\n").filter((l) => l.trim() !== "");
+  expect({ code: r.code, lines: lines.length, stdout: r.stdout }, r.stderr).toEqual({ code: 2, lines: 1, stdout: "" });
+  expect(lines[0]).toMatch(/^service-contract: /);
+  expect(lines[0]).toMatch(message);
+  return lines[0]!;
+}
+
+/** Each case is one CLI start (about 2 s alone); on a loaded 2-core machine five at once take far longer. */
+const TIMEOUT = 120_000;
+
+const SERVE = ["serve", "--port", "0", "--auth-port", "0", "--quiet"];
+const badPassword = adminUrl ? Object.assign(new URL(adminUrl), { password: "not-the-password" }).href : undefined;
+
+/** [what, args (a function when it needs the busy port), message]. */
+const CASES: [string, () => string[], RegExp][] = [
+  ["serve: unreachable PostgreSQL", () => [...SERVE, "--database-url", "postgres://u:secret@127.0.0.1:1/db"], /^service-contract: cannot connect to postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db: .*ECONNREFUSED/],
+  ["serve: unknown PostgreSQL host", () => [...SERVE, "--database-url", "postgres://u:p@no-such-host.invalid/db"], /cannot connect to .*ENOTFOUND no-such-host\.invalid/],
+  ["serve: --data-dir under a file (ENOTDIR)", () => [...SERVE, "--data-dir", join(aFile, "db")], /cannot use data folder .*a-file\/db: ENOTDIR/],
+  ["serve: --data-dir under /proc (used to spin at 100% CPU)", () => [...SERVE, "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/],
+  ["serve: --seed with a typo", () => [...SERVE, "--seed", "demoo", "--data-dir", join(scratch, "seed-typo")], /--seed demoo: no such file; give demo, none or a fixture file/],
+  ["serve: a port in use", () => [...SERVE, "--port", String(busyPort), "--seed", "none", "--data-dir", join(scratch, "port-in-use")], /cannot listen: --port \d+ on 127\.0\.0\.1: EADDRINUSE/],
+  ["serve: a port out of range", () => ["serve", "--port", "70000"], /--port must be 0\.\.65535/],
+  ["simulate: --data-dir under a file", () => ["simulate", "push", "--data-dir", join(aFile, "db")], /cannot use data folder .*: ENOTDIR/],
+  ["simulate: --data-dir under /proc", () => ["simulate", "push", "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/],
+  ["simulate: unreachable PostgreSQL", () => ["simulate", "push", "--database-url", "postgres://u:p@127.0.0.1:1/db"], /cannot connect to .*ECONNREFUSED/],
+  ["simulate: an unknown event", () => ["simulate", "pushh"], /unknown event "pushh"; one of: .*push/],
+  ["simulate: --url nobody answers", () => ["simulate", "push", "--url", "http://127.0.0.1:1", "--admin-token", "0123456789abcdef0123"], /cannot reach http:\/\/127\.0\.0\.1:1/],
+  ["generate: --out under a file (ENOTDIR)", () => ["generate", "--targets", "types", "--out", join(aFile, "out")], /cannot write --out .*a-file\/out: ENOTDIR/],
+  ["generate: --out under /proc (used to spin at 100% CPU)", () => ["generate", "--targets", "types", "--out", "/proc/service-contract-test"], /cannot write --out \/proc\/service-contract-test: ENOENT/],
+  ["generate: a missing spec", () => ["generate", "--spec", "no/such/openapi.yaml", "--out", join(scratch, "gen")], /no such file: no\/such\/openapi\.yaml/],
+  ["generate: an unknown target", () => ["generate", "--targets", "typez", "--out", join(scratch, "gen")], /--targets takes .*; got typez/],
+  ["mock: a port in use", () => ["mock", "--port", String(busyPort)], /cannot listen: --port \d+ on 127\.0\.0\.1: EADDRINUSE/],
+  ["mock --proxy: a port in use", () => ["mock", "--proxy", "http://127.0.0.1:1", "--port", String(busyPort)], /cannot listen: --port \d+ on 127\.0\.0\.1: EADDRINUSE/],
+  ["mock --proxy: not an http URL", () => ["mock", "--proxy", "ftp://example.test"], /--proxy needs an http\(s\) URL/],
+  ["lint: a missing spec", () => ["lint", "--spec", "no/such/openapi.yaml"], /no such file: no\/such\/openapi\.yaml/],
+  ["validate: an unknown schema", () => ["validate", "--schema", "NoSuchSchema", "-"], /unknown schema "NoSuchSchema"/],
+  ["conformance: nothing to test", () => ["conformance"], /--base-url is required \(or use --reference\)/],
+  ["conformance: --out under a file", () => ["conformance", "--reference", "--reporter", "html", "--out", join(aFile, "report")], /cannot write the reports to .*: ENOTDIR/],
+  ["conformance: --out under /proc", () => ["conformance", "--reference", "--reporter", "html", "--out", "/proc/service-contract-test"], /cannot write the reports to \/proc\/service-contract-test: ENOENT/],
+  ["bench: an unknown section", () => ["bench", "nosuch"], /unknown bench section\(s\): nosuch/],
+];
+if (badPassword) {
+  CASES.push(["serve: a wrong PostgreSQL password", () => [...SERVE, "--database-url", badPassword], /cannot connect to postgres:\/\/[^:]+:\*\*\*@.*password authentication failed/]);
+}
+
+describe.concurrent("one line and exit 2 for bad input", () => {
+  it.each(CASES)("%s", async (_what, args, message) => {
+    const line = await expectOneLine(args(), message);
+    // A secret in a URL is never echoed.
+    expect(line).not.toMatch(/secret|not-the-password/);
+  }, TIMEOUT);
+  if (!badPassword) it.skip("serve: a wrong PostgreSQL password — skipped: needs TEST_DATABASE_URL", () => {});
+});
+
+describe("a PGlite data folder held by a running serve", () => {
+  const dataDir = join(scratch, "held");
+  let serve: ServeChild;
+  beforeAll(async () => {
+    serve = await startServe({ dataDir }, {});
+  }, 90_000);
+  afterAll(async () => {
+    await serve?.stop();
+  });
+
+  it.concurrent("simulate --data-dir on it exits 2 naming the pid and how to go through the server", async () => {
+    const line = await expectOneLine(["simulate", "push", "--data-dir", dataDir], /is in use by serve/);
+    expect(line).toContain(`pid ${serve.child.pid}`);
+    expect(line).toContain(`simulate --url ${serve.api} --admin-token TOKEN`);
+    // And it did nothing to the data: the running server shows no new push.
+    const events = (await (await fetch(`${serve.api}/repos/octocat/hello-world/events`)).json()) as unknown[];
+    expect(events).toEqual([]);
+  }, TIMEOUT);
+
+  it.concurrent("a second serve on it exits 2 saying where the first one is", async () => {
+    const line = await expectOneLine([...SERVE, "--data-dir", dataDir], /is in use by serve/);
+    expect(line).toContain(`pid ${serve.child.pid}, API ${serve.api}`);
+    expect(line).toContain("stop it first, or give this server another --data-dir");
+  }, TIMEOUT);
+});
+
+describe("a stale lock", () => {
+  it("left by a process that is gone is taken over, and released at exit", async () => {
+    const dataDir = join(scratch, "stale");
+    mkdirSync(dataDir);
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => gone.on("exit", resolve));
+    const lock = join(dataDir, LOCK_FILE);
+    writeFileSync(lock, JSON.stringify({ pid: gone.pid, host: (await import("node:os")).hostname(), command: "serve" }));
+    const r = await runCli(["simulate", "push", "--no-history", "--data-dir", dataDir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split("\n")[0]!).type).toBe("PushEvent");
+    expect(existsSync(lock), existsSync(lock) ? readFileSync(lock, "utf8") : "").toBe(false);
+  }, 90_000);
+});
