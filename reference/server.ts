@@ -28,8 +28,6 @@ import { seedHistory } from "./seed/history.ts";
 import { registerAdmin } from "./http/admin.ts";
 import { startDeliveries } from "./deliveries/engine.ts";
 import type { DeliveryOptions } from "./deliveries/options.ts";
-import { faultSet, type Fault } from "./faults.ts";
-import { pastPageRequests } from "./http/past-page-fault.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
 
 export interface ServerOptions {
@@ -52,8 +50,6 @@ export interface ServerOptions {
   adminToken?: string;
   /** The webhook delivery engine (reference/deliveries): retry schedule, time-outs; `enabled: false` turns it off. */
   deliveries?: DeliveryOptions;
-  /** Deliberate defects, for proving the conformance suite catches them (faults.ts). Never for real use. */
-  faults?: readonly Fault[];
 }
 
 export interface RunningServer {
@@ -96,7 +92,6 @@ async function closeGracefully(app: FastifyInstance): Promise<void> {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const faults = faultSet(options.faults);
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
     await migrate(db);
@@ -107,11 +102,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const urls: Urls = { api: "", auth: "" };
-  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing(), ...(faults ? { faults } : {}) };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing() };
   const deliveries =
     options.deliveries?.enabled === false
       ? undefined
-      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl, ...(faults ? { faults } : {}) }).catch(async (error: unknown) => {
+      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl }).catch(async (error: unknown) => {
           await db.close();
           throw error;
         });
@@ -129,8 +124,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
-  const pastPage = faults?.has("pagination-past-300") ? { invalidRequest: pastPageRequests(handlers) } : {};
-  registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common, ...pastPage });
+  registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });

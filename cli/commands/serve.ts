@@ -5,11 +5,10 @@
  * listeners and the database cleanly.
  */
 import { randomBytes } from "node:crypto";
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, parsePort } from "../options.ts";
-import type { Fault } from "../../reference/faults.ts";
 
 interface ServeOptions {
   port: string;
@@ -22,7 +21,6 @@ interface ServeOptions {
   quiet?: boolean;
   simulate?: boolean;
   history: boolean;
-  fault?: string[];
 }
 
 
@@ -59,20 +57,11 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--simulate", "enable the admin endpoint POST /_admin/simulate/:event (token: $SERVICE_CONTRACT_ADMIN_TOKEN, else a random one printed on stderr)")
     .option("--no-history", "with --seed demo: skip recording the demo's months of activity")
     .option("--quiet", "print only the ready line")
-    // For testing the conformance suite against deliberately broken variants (reference/faults.ts); not in --help.
-    .addOption(new Option("--fault <name>", "break one rule of the contract on purpose (repeatable)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]))
     .addHelpText(
       "after",
       "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready.\nWebhook deliveries: retries after ~30 s, 1, 2, 4, 8, 16, 32 min (8 attempts); tune with\nSERVICE_CONTRACT_DELIVERIES='{\"baseDelayMs\":50,\"attempts\":5,\"timeoutMs\":1000,\"expireInSeconds\":3}' (see reference/deliveries/options.ts).\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
     )
     .action(async (opts: ServeOptions) => {
-      const { faultSet, UnknownFaultError } = await import("../../reference/faults.ts");
-      try {
-        faultSet(opts.fault);
-      } catch (error) {
-        if (error instanceof UnknownFaultError) throw new UsageError(error.message);
-        throw error;
-      }
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
       const adminToken = opts.simulate ? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN ?? randomBytes(20).toString("hex")) : undefined;
       if (adminToken !== undefined && adminToken.length < 16) throw new UsageError("SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters");
@@ -99,7 +88,6 @@ export const serveCommand: CommandFactory = (setExit) =>
           history: opts.history && { count: 300 },
           adminToken,
           deliveries,
-          ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {
         if (error instanceof FixtureError) throw new UsageError(error.message);

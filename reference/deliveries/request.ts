@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { serviceDelivery } from "../hooks/catalog.ts";
 import { openSecret } from "../hooks/secret-box.ts";
 import { signatureHeaders } from "./signing.ts";
-import type { Fault } from "../faults.ts";
 
 export const JSON_TYPE = "application/json";
 export const FORM_TYPE = "application/x-www-form-urlencoded";
@@ -72,7 +71,7 @@ function secretOf(sealed: string): string {
 }
 
 /** The request for `row`, or undefined when its service hook does not take the event. */
-export function buildRequest(row: SendRow, faults?: ReadonlySet<Fault>): DeliveryRequest | undefined {
+export function buildRequest(row: SendRow): DeliveryRequest | undefined {
   let made: { url: string; contentType: string; body: string } | undefined;
   if (row.hook_name === "web") made = row.body !== null ? { url: row.config.url ?? "", contentType: row.content_type ?? JSON_TYPE, body: row.body } : webBody(row, payloadOf(row));
   else made = serviceDelivery(row.hook_name, row.config, row.event, JSON.parse(payloadOf(row)) as Record<string, unknown>);
@@ -86,6 +85,6 @@ export function buildRequest(row: SendRow, faults?: ReadonlySet<Fault>): Deliver
     "User-Agent": USER_AGENT,
     "Content-Type": contentType,
   };
-  if (row.hook_name === "web" && row.secret_sealed) Object.assign(headers, signatureHeaders(secretOf(row.secret_sealed), body, faults));
+  if (row.hook_name === "web" && row.secret_sealed) Object.assign(headers, signatureHeaders(secretOf(row.secret_sealed), body));
   return { url: made.url, headers, body, contentType, fresh, insecure: row.hook_name === "web" && row.config.insecure_ssl === "1" };
 }

@@ -5,7 +5,6 @@
  * has a secret.
  */
 import { createHmac } from "node:crypto";
-import { reserializedBody, type Fault } from "../faults.ts";
 
 export function hmacHex(algorithm: "sha1" | "sha256", secret: string, body: Uint8Array | string): string {
   return createHmac(algorithm, secret).update(body).digest("hex");
@@ -16,10 +15,9 @@ export interface SignatureHeaders {
   "X-Hub-Signature-256": string;
 }
 
-export function signatureHeaders(secret: string, body: Uint8Array | string, faults?: ReadonlySet<Fault>): SignatureHeaders {
-  const signed = faults?.has("signature-reserialized") ? reserializedBody(body) : body;
+export function signatureHeaders(secret: string, body: Uint8Array | string): SignatureHeaders {
   return {
-    "X-Hub-Signature": `sha1=${hmacHex("sha1", secret, signed)}`,
-    "X-Hub-Signature-256": `sha256=${hmacHex("sha256", secret, signed)}`,
+    "X-Hub-Signature": `sha1=${hmacHex("sha1", secret, body)}`,
+    "X-Hub-Signature-256": `sha256=${hmacHex("sha256", secret, body)}`,
   };
 }
