@@ -147,6 +147,11 @@ export async function startFaultProxy(upstream: { api: string; auth: string }, f
       void (async () => {
         const ex: Exchange = { method: req.method ?? "GET", url: req.url ?? "/", headers: cleanHeaders(req.headers), body: await readBody(req) };
         if (side === "api") redirectHooks(ex);
+        // The server's pages check that a form post comes from their own origin.
+        for (const name of ["origin", "referer"]) {
+          const value = header(ex.headers, name);
+          if (value !== undefined) ex.headers[name] = value.replaceAll(apiUrl, upstream.api).replaceAll(authUrl, upstream.auth);
+        }
         const early = fault.request?.(side, ex);
         const answer = early ?? (await send(origin + ex.url, ex));
         answer.body = rewrite(answer.body);
