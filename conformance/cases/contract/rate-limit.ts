@@ -47,6 +47,7 @@ export const RATE_CASES: Case[] = [
     title: "X-RateLimit-Limit is 5000 for a user and 60 anonymously; X-RateLimit-Reset is epoch seconds within the hour",
     area: "contract",
     seed: SEED,
+    rules: ["S-LIMIT-RATE-HEADERS", "D-RATE-RESET"],
     needs: ["user"],
     async run(ctx) {
       const user = rateHeaders(await publicTimeline(ctx, mainToken(ctx)), "GET /events as users[0]");
@@ -60,6 +61,7 @@ export const RATE_CASES: Case[] = [
     title: "A counted request lowers X-RateLimit-Remaining within a window",
     area: "contract",
     seed: SEED,
+    rules: ["S-LIMIT-RATE-HEADERS", "D-RATE-RESET"],
     needs: ["user"],
     async run(ctx) {
       const token = mainToken(ctx);

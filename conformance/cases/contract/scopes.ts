@@ -6,7 +6,8 @@
  * short of the group's, on real resources — a hook of the case's own and a delivery of it — so a
  * 404 (or a 200) instead of the 403 cannot be put down to a missing resource.
  */
-import type { Case, CaseContext, Need } from "../../core/types.ts";
+import type { Case, CaseDraft, CaseContext, Need } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import type { OperationId } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { acceptedScopes } from "../oauth/accepted-scopes.ts";
@@ -45,7 +46,7 @@ async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number> 
   }
 }
 
-function group(id: string, title: string, place: "repo" | "org", lacking: string, calls: Call[]): Case {
+function group(id: string, title: string, place: "repo" | "org", lacking: string, calls: Call[]): CaseDraft {
   const needs: Need[] = [...OAUTH_NEEDS, "hook-admin", "receiver", place === "repo" ? "public-repo" : "org"];
   return {
     id,
@@ -82,7 +83,15 @@ function group(id: string, title: string, place: "repo" | "org", lacking: string
   };
 }
 
-export const SCOPE_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "CONTRACT-SCOPE-001": ["D-MISSING-SCOPE", "S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-HOOK-ENDPOINTS"],
+  "CONTRACT-SCOPE-002": ["D-MISSING-SCOPE", "S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-HOOK-ENDPOINTS"],
+  "CONTRACT-SCOPE-003": ["D-MISSING-SCOPE", "S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-HOOK-ENDPOINTS"],
+  "CONTRACT-SCOPE-004": ["D-MISSING-SCOPE", "S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-HOOK-ENDPOINTS"],
+};
+
+export const SCOPE_CASES: Case[] = withRules(RULES, [
   group("CONTRACT-SCOPE-001", "Reading repository hooks without a hook scope: 403 naming the accepted scopes", "repo", "gist", [
     { operationId: "listRepoHooks", params: onPlace },
     { operationId: "getRepoHook", params: onHook },
@@ -113,6 +122,7 @@ export const SCOPE_CASES: Case[] = [
     title: "The organization dashboard feed with a token without repo: 403 naming repo",
     area: "contract",
     seed: SEED,
+    rules: ["D-MISSING-SCOPE", "S-FEED-DASHBOARD-AUTH", "D-FEED-VISIBILITY", "D-ANONYMOUS-ACCESS"],
     needs: [...OAUTH_NEEDS, "org"],
     async run(ctx) {
       const { token } = await tokenFor(ctx, "gist");
@@ -127,4 +137,4 @@ export const SCOPE_CASES: Case[] = [
       }
     },
   },
-];
+]);

@@ -56,6 +56,7 @@ export const ETAG_CASES: Case[] = [
     title: "Every feed answers 200 with a quoted ETag",
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-HEADERS", "D-ETAG", "S-FEED-ENDPOINTS", "S-API-GET-JSON"],
     needs: ["user"],
     async run(ctx) {
       for (const feed of allFeeds(ctx)) {
@@ -70,6 +71,7 @@ export const ETAG_CASES: Case[] = [
     title: "If-None-Match with the ETag gets 304 with no body, and X-RateLimit-Remaining does not move",
     area: "feeds",
     seed: SEED.polling,
+    rules: ["S-FEED-CONDITIONAL", "S-NOT-MODIFIED", "S-LIMIT-304-FREE", "S-FEED-IF-NONE-MATCH", "S-LIMIT-RATE-HEADERS"],
     needs: ["user", "public-repo"],
     async run(ctx) {
       const feed = quietFeed(ctx);
@@ -94,6 +96,7 @@ export const ETAG_CASES: Case[] = [
     title: 'A weak If-None-Match (W/"…") matches the ETag',
     area: "feeds",
     seed: SEED.polling,
+    rules: ["D-ETAG"],
     needs: ["user", "public-repo"],
     async run(ctx) {
       await expectNotModified(ctx, quietFeed(ctx), (etag) => (etag.startsWith("W/") ? etag : `W/${etag}`));
@@ -104,6 +107,7 @@ export const ETAG_CASES: Case[] = [
     title: "An If-None-Match list matches when one member does; another tag gets 200",
     area: "feeds",
     seed: SEED.polling,
+    rules: ["D-ETAG"],
     needs: ["user", "public-repo"],
     async run(ctx) {
       const feed = quietFeed(ctx);
@@ -118,6 +122,7 @@ export const ETAG_CASES: Case[] = [
     title: "A new event changes the ETag: the old one gets 200 with the event",
     area: "feeds",
     seed: SEED.polling,
+    rules: ["S-FEED-CONDITIONAL", "D-ETAG", "D-FEED-FRESHNESS"],
     needs: ["user", "public-repo", "trigger"],
     async run(ctx) {
       const feed = quietFeed(ctx);
@@ -137,6 +142,7 @@ export const ETAG_CASES: Case[] = [
     title: "X-Poll-Interval, in seconds (1 to 3600), comes with every 200 and every 304",
     area: "feeds",
     seed: SEED.polling,
+    rules: ["S-FEED-POLL-INTERVAL", "D-POLL-INTERVAL"],
     needs: ["user"],
     async run(ctx) {
       for (const feed of allFeeds(ctx)) {

@@ -45,6 +45,7 @@ export const ORDER_CASES: Case[] = [
     title: "Every feed is newest first (created_at, then id), across the page boundary",
     area: "feeds",
     seed: ORDER_SEED,
+    rules: ["D-FEED-ORDER", "S-FEED-ENDPOINTS"],
     needs: ["user"],
     async run(ctx) {
       for (const feed of allFeeds(ctx)) {
@@ -60,6 +61,7 @@ export const ORDER_CASES: Case[] = [
     title: "Events of the same second are ordered by id, higher first",
     area: "feeds",
     seed: ORDER_SEED,
+    rules: ["D-FEED-ORDER", "S-FEED-ENDPOINTS"],
     needs: ["user", "public-repo", "trigger"],
     async run(ctx) {
       const feed = repoEvents(ctx.profile.repos!.public!);
@@ -81,6 +83,7 @@ export const ORDER_CASES: Case[] = [
     title: "An event of an organization's repository carries org (that organization); a user's repository's events carry none",
     area: "feeds",
     seed: "Resources › Activity event (spec/DECISIONS.md: Activity `org`)",
+    rules: ["D-ACTIVITY-ORG", "S-ACTIVITY-EVENT-FIELDS"],
     needs: ["user", "org"],
     async run(ctx) {
       const org = ctx.profile.org!;

@@ -40,6 +40,7 @@ export const ORDER_CASES: Case[] = [
     title: "The per-issue list is oldest first (created_at, then id)",
     area: "issue-events",
     seed: SEED_ORDER,
+    rules: ["D-ISSUE-EVENTS-ORDER"],
     needs: [...NEEDS, "trigger"],
     async run(ctx) {
       const number = issueNumber(ctx);
@@ -54,6 +55,7 @@ export const ORDER_CASES: Case[] = [
     title: "The repository-wide list is newest first (created_at, then id), across the page boundary",
     area: "issue-events",
     seed: SEED_ORDER,
+    rules: ["D-ISSUE-EVENTS-ORDER"],
     needs: [...NEEDS, "trigger"],
     async run(ctx) {
       await twoMore(ctx, issueNumber(ctx));

@@ -9,6 +9,7 @@
  * is skipped, saying so, when the target schedules it later.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { hookRequest, placeName, receiverOf, repoPlace, SEED, withHook, type Installed } from "../hooks/support.ts";
@@ -61,7 +62,13 @@ function sameDelivery(again: ReceivedDelivery, first: ReceivedDelivery, what: st
   check.ok(again.raw.equals(first.raw), `${what} sends the same body bytes`, { expected: `${first.raw.length} bytes as first sent`, actual: `${again.raw.length} bytes, different`, pointer: "/body" });
 }
 
-export const RETRY_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-RETRY-001": ["D-DELIVERY-RETRIES", "S-DELIVERY-HEADERS", "D-SCHEMA-DELIVERY-LOG"],
+  "WEBHOOK-RETRY-002": ["D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG"],
+};
+
+export const RETRY_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-RETRY-001", "A delivery answered 500 is logged as failed and retried with the same X-Service-Delivery", RETRY_SEED, [], async (ctx, id) => {
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
       const failed = await failedPing(ctx, hook);
@@ -89,4 +96,4 @@ export const RETRY_CASES: Case[] = [
       await logged(ctx, hook, guid, (a) => a.redelivery, "the redelivery (redelivery: true) with the same guid");
     });
   }),
-];
+]);
