@@ -23,6 +23,7 @@ interface ConformanceOptions {
   caseTimeout: string;
   requestTimeout: string;
   reference?: boolean;
+  list?: boolean;
 }
 
 function httpUrl(flag: string, value: string | undefined): string {
@@ -73,8 +74,19 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--case-timeout <seconds>", "time limit of one case", "30")
     .option("--request-timeout <seconds>", "time limit of one request, answer and body (a target that never answers fails the case)", "10")
     .option("--reference", "start the reference server on a temporary database and run against it")
+    .option("--list", "print the rule table (every rule of the seed and of spec/DECISIONS.md, its cases, its place in the reference) and run nothing")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
+      if (opts.list) {
+        const [{ ALL_CASES }, { formatRuleTable, ruleTable, problems }] = await Promise.all([import("../../conformance/cases/index.ts"), import("../../conformance/rules/table.ts")]);
+        process.stdout.write(`${formatRuleTable(ruleTable(ALL_CASES))}
+`);
+        const found = problems(ALL_CASES);
+        for (const p of found) process.stderr.write(`rule table: ${p}
+`);
+        setExit(found.length > 0 ? EXIT_CHECK_FAILED : EXIT_OK);
+        return;
+      }
       const { parseReporters, prepareReportDir, writeReports, ConsoleReporter } = await import("../../conformance/report/index.ts");
       let reporters;
       try {

@@ -58,3 +58,19 @@ describe("the rule table", () => {
     expect(text).toMatch(/^D-REF-HOOKS-SECRET-AT-REST .*\n.*\n {2}cases: none — not checkable from outside: /m);
   });
 });
+
+describe("the HTML report", () => {
+  it("links each case to the text of its rules", async () => {
+    const { htmlReport } = await import("../../conformance/report/html.ts");
+    const html = htmlReport({
+      target: { baseUrl: "http://127.0.0.1:1", authUrl: "http://127.0.0.1:2" },
+      startedAt: "2026-11-25T00:00:00.000Z",
+      durationMs: 5,
+      counts: { passed: 1, failed: 0, skipped: 0 },
+      results: [{ id: "CONTRACT-RATE-001", title: "t", area: "contract", seed: "Limits", rules: ["D-RATE-RESET"], status: "passed", durationMs: 1, notes: [] }],
+    });
+    expect(html).toContain('<a href="#rule-D-RATE-RESET"><code>D-RATE-RESET</code></a>');
+    expect(html).toMatch(/<li id="rule-D-RATE-RESET"><code>D-RATE-RESET<\/code> <span class="where">spec\/DECISIONS.md › Whole API<\/span><p>\*\*Rate-limit reset/);
+    expect(html).toContain('Cases: <a href="#case-CONTRACT-RATE-001">CONTRACT-RATE-001</a>');
+  });
+});
