@@ -235,6 +235,21 @@ export const VARIANTS: Variant[] = [
     }),
   },
   {
+    name: "webhook-organization-missing",
+    rule: "D-SCHEMA-WEBHOOK-REPOSITORY-SENDER",
+    class: "conditional-presence",
+    only: "WEBHOOK-ORG-001",
+    fails: ["WEBHOOK-ORG-001"],
+    // Deliveries without `organization`, also for an organization's repository.
+    fault: () => ({
+      delivery(d) {
+        if (!(header(d.headers, "content-type") ?? "").includes("json")) return;
+        const { organization: _organization, ...rest } = JSON.parse(d.body.toString("utf8")) as Record<string, unknown>;
+        d.body = Buffer.from(JSON.stringify(rest));
+      },
+    }),
+  },
+  {
     name: "missing-scope-404",
     rule: "D-MISSING-SCOPE",
     class: "path-never-taken",
