@@ -2,5 +2,6 @@
 import type { Case } from "../../core/types.ts";
 import { RATE_CASES } from "./rate-limit.ts";
 import { SCOPE_CASES } from "./scopes.ts";
+import { REQUEST_CASES } from "./requests.ts";
 
-export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES];
+export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES, ...REQUEST_CASES];
