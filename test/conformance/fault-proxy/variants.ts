@@ -86,6 +86,24 @@ export const VARIANTS: Variant[] = [
     }),
   },
   {
+    name: "redirect-state-dropped",
+    rule: "S-OAUTH-STATE",
+    class: "redirect",
+    only: "OAUTH-STATE-001,OAUTH-STATE-002",
+    fails: ["OAUTH-STATE-001", "OAUTH-STATE-002"],
+    // Every redirect of the web host loses its state: the client cannot tell its own flow from a forged one.
+    fault: () => ({
+      response(side, _req, res) {
+        const location = header(res.headers, "location");
+        if (side !== "auth" || !location || res.status < 300 || res.status >= 400) return;
+        const url = new URL(location, "http://proxy");
+        if (!url.searchParams.has("state")) return;
+        url.searchParams.delete("state");
+        res.headers.location = /^https?:/.test(location) ? url.href : url.pathname + url.search;
+      },
+    }),
+  },
+  {
     name: "pagination-past-300",
     rule: "S-LIMIT-PAGES",
     class: "behaviour",
