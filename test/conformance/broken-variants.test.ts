@@ -12,6 +12,8 @@ import { runSuite } from "../../conformance/run/runner.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
 import { startFaultProxy, type Fault } from "./fault-proxy/proxy.ts";
 import { VARIANTS } from "./fault-proxy/variants.ts";
+import { ruleTable } from "../../conformance/rules/table.ts";
+import { ALL_CASES } from "../../conformance/cases/index.ts";
 
 const RUN_TIMEOUT_MS = 180_000;
 
@@ -44,7 +46,12 @@ describe("the variants", () => {
     const classes = new Set(VARIANTS.map((v) => v.class));
     for (const c of ["value", "fail-not-note", "order", "conditional-presence", "path-never-taken", "redirect"]) expect(classes, c).toContain(c);
     expect(new Set(VARIANTS.map((v) => v.name)).size).toBe(VARIANTS.length);
-    for (const v of VARIANTS) expect(v.fails.length, v.name).toBeGreaterThan(0);
+    // Each variant breaks a rule of the table, and a case it must fail is one the table maps to that rule.
+    const rules = new Map(ruleTable(ALL_CASES).map((r) => [r.id, r]));
+    for (const v of VARIANTS) {
+      expect(v.fails.length, v.name).toBeGreaterThan(0);
+      expect(v.fails.some((id) => rules.get(v.rule)?.cases.includes(id)), `${v.name}: at least one case it must fail names ${v.rule}`).toBe(true);
+    }
   });
 });
 
