@@ -98,6 +98,36 @@ export const REQUEST_CASES: Case[] = [
     },
   },
   {
+    id: "CONTRACT-REQ-006",
+    title: "A request body over the size limit (2 MiB against the 1 MiB default) is 413 in the error shape",
+    area: "contract",
+    seed: SEED,
+    rules: ["D-REQ-TOO-LARGE-BODY"],
+    needs: ["user", "public-repo", "hook-admin"],
+    async run(ctx) {
+      const { full } = publicRepo(ctx);
+      const body = JSON.stringify({ name: "web", config: { url: "https://conformance.invalid/too-large" }, padding: "x".repeat(2 * 1024 * 1024) });
+      const res = await ctx.http.request({ method: "POST", path: `/repos/${full}/hooks`, headers: { "content-type": "application/json" }, body, token: mainToken(ctx) });
+      errorShape(res, 413, `POST /repos/${full}/hooks with a 2 MiB body`);
+    },
+  },
+  {
+    id: "CONTRACT-REQ-007",
+    title: "A form key sent twice to the token endpoint is 422 invalid",
+    area: "contract",
+    seed: "Endpoints › D › POST access_token (spec/DECISIONS.md: A form key sent twice)",
+    rules: ["D-REQ-REPEATED-FORM-KEY"],
+    needs: ["app"],
+    async run(ctx) {
+      const app = ctx.profile.app!;
+      const form = new URLSearchParams([["client_id", app.clientId], ["client_id", app.clientId], ["client_secret", app.clientSecret], ["code", "conformance-unknown-code"]]).toString();
+      const res = await ctx.http.request({ method: "POST", host: "auth", path: "/login/oauth/access_token", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form });
+      errorShape(res, 422, "POST /login/oauth/access_token with client_id twice", "Validation Failed");
+      const errors = res.json<{ errors?: { field?: string; code?: string }[] }>().errors ?? [];
+      check.ok(errors.some((e) => e.field === "client_id" && e.code === "invalid"), "the 422 names client_id with code invalid", { expected: { field: "client_id", code: "invalid" }, actual: errors, pointer: "/body/errors" });
+    },
+  },
+  {
     id: "CONTRACT-AUTH-001",
     title: "A token where Basic authentication is required is 401 Requires authentication",
     area: "contract",
