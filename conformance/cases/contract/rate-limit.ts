@@ -44,16 +44,30 @@ async function publicTimeline(ctx: CaseContext, token?: string): Promise<HttpRes
 export const RATE_CASES: Case[] = [
   {
     id: "CONTRACT-RATE-001",
-    title: "X-RateLimit-Limit is 5000 for a user and 60 anonymously; X-RateLimit-Reset is epoch seconds within the hour",
+    title: "X-RateLimit-Limit is 5000 (user) or 60 (anonymous); X-RateLimit-Reset is epoch seconds within the hour, on 200, 304 and 404",
     area: "contract",
     seed: SEED,
     rules: ["S-LIMIT-RATE-HEADERS", "D-RATE-RESET"],
     needs: ["user"],
     async run(ctx) {
-      const user = rateHeaders(await publicTimeline(ctx, mainToken(ctx)), "GET /events as users[0]");
+      const token = mainToken(ctx);
+      const timeline = await publicTimeline(ctx, token);
+      const user = rateHeaders(timeline, "GET /events as users[0]");
       check.equal(user.limit, 5000, "X-RateLimit-Limit of an authenticated user: 5000 an hour", "/headers/x-ratelimit-limit");
       const anonymous = rateHeaders(await publicTimeline(ctx), "GET /events anonymously");
       check.equal(anonymous.limit, 60, "X-RateLimit-Limit of an anonymous client: 60 an hour", "/headers/x-ratelimit-limit");
+      // Every API response carries them (DECISIONS): a 304, another resource, an error.
+      const etag = timeline.headers.get("etag");
+      if (etag) {
+        const polled = await ctx.http.request({ operationId: "listPublicEvents", headers: { "if-none-match": etag }, token });
+        if (polled.status === 304) rateHeaders(polled, "GET /events 304");
+      }
+      const catalog = await ctx.http.request({ operationId: "listServiceHooks", token });
+      check.status(catalog.status, 200, "GET /hooks");
+      rateHeaders(catalog, "GET /hooks");
+      const missing = await ctx.http.request({ method: "GET", path: "/conformance-no-such-path", token });
+      check.status(missing.status, 404, "GET /conformance-no-such-path");
+      rateHeaders(missing, "GET /conformance-no-such-path (404)");
     },
   },
   {
