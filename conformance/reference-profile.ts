@@ -101,7 +101,8 @@ export async function referenceProfile(db: Database, adminToken: string): Promis
 export const REFERENCE_SERVER_OPTIONS = {
   seed: "demo",
   // Deliveries go out as soon as they are queued; the poll only matters if a wake-up is missed.
-  deliveries: { pollIntervalMs: 100 },
+  // The first retry after half a second (the default is 30 s), so WEBHOOK-RETRY-001 sees it.
+  deliveries: { pollIntervalMs: 100, schedule: { baseDelayMs: 500 } },
   // A short history spread over six months (about a second to record): activity older than the
   // 90-day window, which the window cases need as evidence and no trigger can make.
   history: { count: 40 },

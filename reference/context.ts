@@ -5,7 +5,6 @@
  */
 import type { Database, Queryable } from "./db/database.ts";
 import type { FeedServing } from "./handlers/feeds.ts";
-import type { Fault } from "./faults.ts";
 
 export interface Urls {
   /** The API host, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -30,6 +29,4 @@ export interface Context {
   pings?: HookPings;
   /** The feed caches, shared by the feed handlers and the polling shortcut (http/feed-shortcut.ts). */
   feeds?: FeedServing;
-  /** Deliberate defects for testing the conformance suite (faults.ts); undefined on a correct server. */
-  faults?: ReadonlySet<Fault>;
 }

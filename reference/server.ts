@@ -29,8 +29,6 @@ import { seedHistory } from "./seed/history.ts";
 import { registerAdmin } from "./http/admin.ts";
 import { startDeliveries } from "./deliveries/engine.ts";
 import type { DeliveryOptions } from "./deliveries/options.ts";
-import { faultSet, type Fault } from "./faults.ts";
-import { pastPageRequests } from "./http/past-page-fault.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
 import { publicOrigin } from "./public-url.ts";
 
@@ -59,8 +57,6 @@ export interface ServerOptions {
   adminToken?: string;
   /** The webhook delivery engine (reference/deliveries): retry schedule, time-outs; `enabled: false` turns it off. */
   deliveries?: DeliveryOptions;
-  /** Deliberate defects, for proving the conformance suite catches them (faults.ts). Never for real use. */
-  faults?: readonly Fault[];
 }
 
 export interface RunningServer {
@@ -109,7 +105,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Refused before anything is opened: a bad URL would otherwise be written into every answer.
   const publicApi = options.publicUrls?.api === undefined ? undefined : publicOrigin("the public API URL", options.publicUrls.api);
   const publicAuth = options.publicUrls?.auth === undefined ? undefined : publicOrigin("the public web URL", options.publicUrls.auth);
-  const faults = faultSet(options.faults);
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   try {
     await migrate(db);
@@ -120,11 +115,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const urls: Urls = { api: "", auth: "" };
-  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing(), ...(faults ? { faults } : {}) };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing() };
   const deliveries =
     options.deliveries?.enabled === false
       ? undefined
-      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl, ...(faults ? { faults } : {}) }).catch(async (error: unknown) => {
+      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl }).catch(async (error: unknown) => {
           await db.close();
           throw error;
         });
@@ -143,8 +138,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
-  const pastPage = faults?.has("pagination-past-300") ? { invalidRequest: pastPageRequests(handlers) } : {};
-  registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common, ...pastPage });
+  registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });

@@ -26,6 +26,7 @@ interface ConformanceOptions {
   receiver?: string;
   secret?: string;
   oauthClient?: boolean;
+  list?: boolean;
 }
 
 function httpUrl(flag: string, value: string | undefined): string {
@@ -81,8 +82,19 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--receiver <url>", "check a webhook receiver instead of a server: the suite sends it deliveries (with --secret)")
     .option("--secret <secret>", "the secret the receiver checks signatures with (--receiver)")
     .option("--oauth-client", "check an OAuth web-flow client: the reference plays the authorization server (with --profile, the client's profile)")
+    .option("--list", "print the rule table (every rule of the seed and of spec/DECISIONS.md, its cases, its place in the reference) and run nothing")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
+      if (opts.list) {
+        const [{ TABLE_CASES }, { formatRuleTable, ruleTable, problems }] = await Promise.all([import("../../conformance/rules/cases.ts"), import("../../conformance/rules/table.ts")]);
+        process.stdout.write(`${formatRuleTable(ruleTable(TABLE_CASES))}
+`);
+        const found = problems(TABLE_CASES);
+        for (const p of found) process.stderr.write(`rule table: ${p}
+`);
+        setExit(found.length > 0 ? EXIT_CHECK_FAILED : EXIT_OK);
+        return;
+      }
       const { parseReporters, prepareReportDir, writeReports, ConsoleReporter } = await import("../../conformance/report/index.ts");
       let reporters;
       try {

@@ -5,12 +5,11 @@
  * listeners and the database cleanly.
  */
 import { randomBytes } from "node:crypto";
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, parsePort } from "../options.ts";
 import { checkCanListen } from "../free-port.ts";
-import type { Fault } from "../../reference/faults.ts";
 
 export const PUBLIC_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_URL";
 export const PUBLIC_AUTH_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_AUTH_URL";
@@ -26,7 +25,6 @@ interface ServeOptions {
   quiet?: boolean;
   simulate?: boolean;
   history: boolean;
-  fault?: string[];
   publicUrl?: string;
   publicAuthUrl?: string;
   trustProxy?: string;
@@ -101,20 +99,11 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--public-auth-url <origin>", "the same for the OAuth web host (default: $SERVICE_CONTRACT_PUBLIC_AUTH_URL, else where it listens)")
     .option("--trust-proxy <addresses>", "proxies whose X-Forwarded-For names the client, comma-separated IPs, CIDRs or loopback (default: $SERVICE_CONTRACT_TRUST_PROXY, else none)")
     .option("--quiet", "print only the ready line")
-    // For testing the conformance suite against deliberately broken variants (reference/faults.ts); not in --help.
-    .addOption(new Option("--fault <name>", "break one rule of the contract on purpose (repeatable)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]))
     .addHelpText(
       "after",
       "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready (the public URLs; with --public-url or\n--public-auth-url also \"listening\":{\"api\":URL,\"auth\":URL}, where this instance listens).\nWebhook deliveries: retries after ~30 s, 1, 2, 4, 8, 16, 32 min (8 attempts); tune with\nSERVICE_CONTRACT_DELIVERIES='{\"baseDelayMs\":50,\"attempts\":5,\"timeoutMs\":1000,\"expireInSeconds\":3}' (see reference/deliveries/options.ts).\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
     )
     .action(async (opts: ServeOptions) => {
-      const { faultSet, UnknownFaultError } = await import("../../reference/faults.ts");
-      try {
-        faultSet(opts.fault);
-      } catch (error) {
-        if (error instanceof UnknownFaultError) throw new UsageError(error.message);
-        throw error;
-      }
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
       const advertised = await publicUrls(opts);
       const trustProxy = await trustedProxies(opts.trustProxy);
@@ -152,7 +141,6 @@ export const serveCommand: CommandFactory = (setExit) =>
           deliveries,
           publicUrls: advertised,
           ...(trustProxy ? { trustProxy } : {}),
-          ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {
         const usage = databaseUsageError(error, "serve");

@@ -11,6 +11,8 @@ export interface ReceivedDelivery {
   headers: Record<string, string>;
   raw: Buffer;
   receivedAt: number;
+  /** The status the receiver answered (200 unless a case asked for a failure with `failNext`). */
+  answered: number;
 }
 
 export interface Receiver {
@@ -18,6 +20,11 @@ export interface Receiver {
   url(path: string): string;
   /** Resolves with the first delivery (already received or arriving) matching, or rejects after timeoutMs. */
   waitFor(match: (d: ReceivedDelivery) => boolean, timeoutMs: number): Promise<ReceivedDelivery>;
+  /**
+   * The next `count` deliveries to `path` are answered `status` (default 500) instead of 200, so a
+   * case can make a delivery fail and watch the target retry it.
+   */
+  failNext(path: string, count?: number, status?: number): void;
   /** Every delivery received so far. */
   received(): readonly ReceivedDelivery[];
   close(): Promise<void>;

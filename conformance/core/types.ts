@@ -31,11 +31,28 @@ export interface CaseMeta {
   area: Area;
   /** The seed section enforced, e.g. "Web application flow › Redirect URLs". */
   seed: string;
+  /**
+   * The IDs of the rules the case enforces: `S-…` from spec/seed-rules.yaml, `D-…` from
+   * spec/DECISIONS.md. Every registered case names at least one (test/conformance/rule-table.test.ts);
+   * the rule table (conformance/rules) is built from these. Optional for a user's own cases.
+   */
+  rules?: readonly string[];
   needs?: readonly Need[];
 }
 
 export interface Case extends CaseMeta {
   run(ctx: CaseContext): Promise<void>;
+}
+
+/** A case made by a factory before its rules are declared (`withRules`). */
+export type CaseDraft = Case;
+
+/**
+ * Declares the rules of factory-made cases in one table beside them, keyed by case ID; a case
+ * missing from the table keeps no rule, which the rule-table test reports.
+ */
+export function withRules(table: Readonly<Record<string, readonly string[]>>, drafts: readonly CaseDraft[]): Case[] {
+  return drafts.map((c) => ({ ...c, rules: c.rules ?? table[c.id] ?? [] }));
 }
 
 export interface CaseContext {

@@ -2,8 +2,9 @@
  * The suite's built-in webhook receiver (conformance/core/receiver.ts): a plain `node:http`
  * server on `--receiver-host`, port 0, that keeps every delivery exactly as it arrived — raw body
  * bytes, lower-cased headers, the path — because the signature cases must check the HMAC over the
- * bytes the target sent, not over anything re-serialized. It always answers 200 at once, so a
- * slow or failing receiver can never be the reason a delivery case fails.
+ * bytes the target sent, not over anything re-serialized. It answers 200 at once, so a slow or
+ * failing receiver can never be the reason a delivery case fails — except where a case asks for a
+ * failure (`failNext`: the next deliveries to one path answered 500) to see the target retry.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -38,6 +39,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const maxBody = options.maxBodyBytes ?? 30 * 1024 * 1024;
   const deliveries: ReceivedDelivery[] = [];
   const waiters = new Set<Waiter>();
+  /** path → statuses still to answer there, in order. */
+  const failures = new Map<string, number[]>();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,12 +56,17 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         res.writeHead(413, { "content-type": "text/plain" }).end("too large");
         return;
       }
+      const path = req.url ?? "/";
+      const queued = failures.get(path);
+      const status = queued?.shift() ?? 200;
+      if (queued?.length === 0) failures.delete(path);
       const delivery: ReceivedDelivery = {
-        path: req.url ?? "/",
+        path,
         method: req.method ?? "POST",
         headers: lowerHeaders(req),
         raw: Buffer.concat(chunks),
         receivedAt: Date.now(),
+        answered: status,
       };
       deliveries.push(delivery);
       for (const waiter of waiters) {
@@ -67,7 +75,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
           waiter.resolve(delivery);
         }
       }
-      res.writeHead(200, { "content-type": "text/plain" }).end("received");
+      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "received" : "failing on purpose (conformance retry case)");
     });
     req.on("error", () => res.destroy());
   });
@@ -105,6 +113,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         }, timeoutMs);
         waiters.add(waiter);
       });
+    },
+    failNext(path, count = 1, status = 500) {
+      failures.set(path, [...(failures.get(path) ?? []), ...Array.from({ length: count }, () => status)]);
     },
     received() {
       return deliveries;

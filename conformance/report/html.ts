@@ -7,6 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { CaseResult, RunSummary, Status } from "../core/types.ts";
+import { rulesById } from "../rules/table.ts";
+import type { Rule } from "../rules/load.ts";
 import { countsText, formatDuration, formatValue, groupByArea } from "./format.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html-assets.ts";
 
@@ -26,9 +28,33 @@ function row(term: string, value: string, pre = false): string {
   return `<dt>${escapeHtml(term)}</dt><dd>${pre ? `<pre>${escapeHtml(value)}</pre>` : escapeHtml(value)}</dd>`;
 }
 
+function ruleAnchor(id: string): string {
+  return `rule-${id}`;
+}
+
+/** The case's rules as links to their text further down the page. */
+function rulesRow(ids: readonly string[]): string {
+  const links = ids.map((id) => `<a href="#${escapeHtml(ruleAnchor(id))}"><code>${escapeHtml(id)}</code></a>`).join(", ");
+  return `<dt>Rules</dt><dd>${links}</dd>`;
+}
+
+/** Every rule a case of the run names, with its text: what the links of the cases point at. */
+function rulesSection(results: readonly CaseResult[], known: ReadonlyMap<string, Rule>): string {
+  const ids = [...new Set(results.flatMap((r) => r.rules ?? []))].sort();
+  if (ids.length === 0) return "";
+  const items = ids.map((id) => {
+    const rule = known.get(id);
+    const where = rule ? `${rule.source === "seed" ? "seed" : "spec/DECISIONS.md"} › ${rule.section}` : "unknown rule";
+    const cases = results.filter((r) => r.rules?.includes(id)).map((r) => `<a href="#case-${escapeHtml(r.id)}">${escapeHtml(r.id)}</a>`).join(", ");
+    return `<li id="${escapeHtml(ruleAnchor(id))}"><code>${escapeHtml(id)}</code> <span class="where">${escapeHtml(where)}</span><p>${escapeHtml(rule?.text ?? "")}</p><p class="cases">Cases: ${cases}</p></li>`;
+  });
+  return `<section class="rules"><h2>Rules</h2><ul>${items.join("\n")}</ul></section>`;
+}
+
 function caseArticle(r: CaseResult): string {
   const f = r.failure;
   const rows = [row("Seed", r.seed)];
+  if (r.rules && r.rules.length > 0) rows.push(rulesRow(r.rules));
   if (r.needs && r.needs.length > 0) rows.push(row("Needs", r.needs.join(", ")));
   if (r.status === "skipped") rows.push(row("Skipped", r.reason ?? "no reason given"));
   if (f) {
@@ -79,6 +105,7 @@ export function htmlReport(summary: RunSummary): string {
 </nav>
 <main>
 ${sections}
+${rulesSection(summary.results, rulesById())}
 </main>
 <footer>service-contract conformance · ${escapeHtml(countsText(summary.counts))}</footer>
 <script>${REPORT_SCRIPT}</script>

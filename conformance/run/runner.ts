@@ -94,7 +94,7 @@ function failureOf(error: unknown, http: HttpClient, timeoutMs: number): Failure
 }
 
 function metaOf(c: CaseMeta): Omit<CaseResult, "status" | "durationMs" | "notes"> {
-  return { id: c.id, title: c.title, area: c.area, seed: c.seed, ...(c.needs ? { needs: [...c.needs] } : {}) };
+  return { id: c.id, title: c.title, area: c.area, seed: c.seed, ...(c.rules ? { rules: [...c.rules] } : {}), ...(c.needs ? { needs: [...c.needs] } : {}) };
 }
 
 /**

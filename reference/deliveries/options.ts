@@ -6,7 +6,6 @@
  * engine use it to run a whole schedule in a second against a real `serve` child process.
  */
 import { DEFAULT_SCHEDULE, type RetrySchedule } from "./schedule.ts";
-import type { Fault } from "../faults.ts";
 
 export interface DeliveryOptions {
   /** false: no engine (nothing is enqueued or sent). Default true. */
@@ -28,8 +27,6 @@ export interface DeliveryOptions {
   onError?: (error: unknown) => void;
   /** Called after each attempt this process made (logging, metrics, tests). */
   onAttempt?: (attempt: AttemptReport) => void;
-  /** Deliberate defects for testing the conformance suite (reference/faults.ts). */
-  faults?: ReadonlySet<Fault>;
 }
 
 export interface AttemptReport {
@@ -50,7 +47,6 @@ export interface ResolvedDeliveryOptions {
   maxBodyBytes: number;
   onError: (error: unknown) => void;
   onAttempt?: (attempt: AttemptReport) => void;
-  faults?: ReadonlySet<Fault>;
 }
 
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -89,7 +85,6 @@ export function resolveOptions(options: DeliveryOptions = {}): ResolvedDeliveryO
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     onError: options.onError ?? reportError,
     ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
-    ...(options.faults ? { faults: options.faults } : {}),
   };
 }
 

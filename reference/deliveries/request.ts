@@ -10,7 +10,6 @@ import { deliveryBody, deliveryHeaders, JSON_TYPE } from "../../runtime/client/w
 import { serviceDelivery } from "../hooks/catalog.ts";
 import { openSecret } from "../hooks/secret-box.ts";
 import { signatureHeaders } from "./signing.ts";
-import type { Fault } from "../faults.ts";
 
 // Body and headers are the runtime's, shared with `webhooks send` and the receiver suite.
 export { FORM_TYPE, JSON_TYPE, USER_AGENT } from "../../runtime/client/webhooks/delivery.ts";
@@ -65,7 +64,7 @@ function secretOf(sealed: string): string {
 }
 
 /** The request for `row`, or undefined when its service hook does not take the event. */
-export function buildRequest(row: SendRow, faults?: ReadonlySet<Fault>): DeliveryRequest | undefined {
+export function buildRequest(row: SendRow): DeliveryRequest | undefined {
   let made: { url: string; contentType: string; body: string } | undefined;
   if (row.hook_name === "web") made = row.body !== null ? { url: row.config.url ?? "", contentType: row.content_type ?? JSON_TYPE, body: row.body } : webBody(row, payloadOf(row));
   else made = serviceDelivery(row.hook_name, row.config, row.event, JSON.parse(payloadOf(row)) as Record<string, unknown>);
@@ -74,6 +73,6 @@ export function buildRequest(row: SendRow, faults?: ReadonlySet<Fault>): Deliver
   const body = row.body ?? made.body;
   const contentType = row.content_type ?? made.contentType;
   const headers = deliveryHeaders({ event: row.event, guid: row.guid, contentType, body });
-  if (row.hook_name === "web" && row.secret_sealed) Object.assign(headers, signatureHeaders(secretOf(row.secret_sealed), body, faults));
+  if (row.hook_name === "web" && row.secret_sealed) Object.assign(headers, signatureHeaders(secretOf(row.secret_sealed), body));
   return { url: made.url, headers, body, contentType, fresh, insecure: row.hook_name === "web" && row.config.insecure_ssl === "1" };
 }

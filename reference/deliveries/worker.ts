@@ -181,7 +181,7 @@ export class DeliveryWorker {
   async #run(job: Job, row: SendRow | undefined): Promise<Finished> {
     // A deleted hook takes its deliveries with it; a paused one is sent nothing.
     if (!row || !row.hook_active) return { jobId: job.id };
-    const req = buildRequest(row, this.#options.faults);
+    const req = buildRequest(row);
     if (!req) return { jobId: job.id };
     const size = Buffer.byteLength(req.body);
     const outcome = size > this.#options.maxBodyBytes ? tooLarge(size, this.#options.maxBodyBytes) : await sendAttempt(req, this.#options.timeoutMs, this.#shutdown.signal);

@@ -64,15 +64,14 @@ function conditions(q: FeedQuery): { where: string; params: unknown[] } {
   }
 }
 
-/** `limit` other than FEED_MAX_EVENTS only for the pagination-past-300 fault (faults.ts). */
-export async function loadFeed(db: Queryable, q: FeedQuery, now: Date, limit = FEED_MAX_EVENTS): Promise<string[]> {
+export async function loadFeed(db: Queryable, q: FeedQuery, now: Date): Promise<string[]> {
   const { where, params } = conditions(q);
   const cutoff = new Date(now.getTime() - FEED_MAX_AGE_DAYS * 86_400_000).toISOString();
   const rows = await db.query<{ body: string }>(
     `select e.body::text as body from events e
       where e.created_at >= $1 and ${where}
       order by e.created_at desc, e.id desc limit $2`,
-    [cutoff, limit, ...params],
+    [cutoff, FEED_MAX_EVENTS, ...params],
   );
   return rows.map((r) => r.body);
 }

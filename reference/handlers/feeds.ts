@@ -15,7 +15,6 @@ import { ifNoneMatchHits } from "../feeds/etag.ts";
 import { PollInterval } from "../feeds/poll-interval.ts";
 import { acceptedHeader } from "../http/scope-headers.ts";
 import { FEED_MAX_EVENTS, feedKey, loadFeed, type FeedQuery } from "../feeds/queries.ts";
-import { PAST_300_EVENTS } from "../faults.ts";
 import { findAccount, findRepo, hasAccess, isMember, privateReader, type FeedAccount, type FeedRepo } from "../feeds/access.ts";
 import { Memo } from "../feeds/memo.ts";
 import { NotModifiedIndex } from "../feeds/not-modified.ts";
@@ -74,15 +73,14 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const interval = serving.poll.hit();
     const n = page ?? 1;
     const current = await version(raw);
-    const limit = ctx.faults?.has("pagination-past-300") ? PAST_300_EVENTS : FEED_MAX_EVENTS;
     // The canonical path is part of the key: a page's `Link` (and so its ETag) names its URL, and
     // two URLs can read one feed alike (`/users/:u/events` anonymously and `…/events/public`).
     const feed = `${feedKey(resolved.query)} ${resolved.path}`;
-    const cached = await serving.cache.page(feed, current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now(), limit));
+    const cached = await serving.cache.page(feed, current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now()));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
-    const key = ctx.faults?.has("etag-ignored") ? undefined : NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
+    const key = NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
     if (key !== undefined) serving.notModified.remember(key, current, { etag: cached.etag, feed, page: n, accepted: acceptedHeader(raw.request.policy) });
-    if (ifNoneMatchHits(ifNoneMatch, cached.etag) && !ctx.faults?.has("etag-ignored")) return { status: 304, headers } as never;
+    if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
     return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
   }
 
@@ -105,10 +103,8 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
       const reader = privateReader(viewerOf(raw));
       // A public repository may hold private events from before it was made public.
       const sees = reader !== undefined && (await canAccess(raw, reader, repo.id));
-      // private-leak: anyone reads the feed as its owner would.
-      const leak = ctx.faults?.has("private-leak") === true;
-      if (repo.private && !sees && !leak) return notFound;
-      return serve({ query: { kind: "repo", repoId: repo.id, reader: sees ? reader : leak ? repo.owner_id : undefined }, path: `/repos/${repo.owner_login}/${repo.name}/events` }, raw, query.page, headers["If-None-Match"]);
+      if (repo.private && !sees) return notFound;
+      return serve({ query: { kind: "repo", repoId: repo.id, reader: sees ? reader : undefined }, path: `/repos/${repo.owner_login}/${repo.name}/events` }, raw, query.page, headers["If-None-Match"]);
     },
 
     listNetworkEvents: async ({ params, query, headers, raw }) => {

@@ -56,7 +56,7 @@ export async function checkAuthorizeRequest(ctx: Context, p: AuthorizeParams): P
   const app = await findApplication(ctx.db, p.client_id);
   if (!app) return { kind: "unknown_client" };
   if (app.suspended) return { kind: "error_redirect", location: errorRedirect(app, "application_suspended", p.state) };
-  const redirect = resolveRedirectUri(app.callback_url, p.redirect_uri, ctx.faults);
+  const redirect = resolveRedirectUri(app.callback_url, p.redirect_uri);
   if (!redirect.ok) return { kind: "error_redirect", location: errorRedirect(app, "redirect_uri_mismatch", p.state) };
   return { kind: "ok", app, redirectUri: redirect.uri, scopes: requestedScopes(p.scope), state: p.state };
 }

@@ -13,7 +13,6 @@
  * is a subdirectory to the letter of the rule, but a client that decodes `%2F` before it
  * normalises the path lands outside the callback path.
  */
-import type { Fault } from "../faults.ts";
 
 export type RedirectCheck = { ok: true; uri: string } | { ok: false };
 
@@ -25,9 +24,8 @@ function parse(value: string): URL | undefined {
   }
 }
 
-function pathWithin(path: string, base: string, faults?: ReadonlySet<Fault>): boolean {
+function pathWithin(path: string, base: string): boolean {
   if (path === base) return true;
-  if (faults?.has("redirect-prefix")) return path.startsWith(base);
   const prefix = base.endsWith("/") ? base : `${base}/`;
   return path.startsWith(prefix);
 }
@@ -79,7 +77,7 @@ export function ambiguousPath(path: string): boolean {
 }
 
 /** The redirect target to use, or a mismatch. An empty `given` counts as not given. */
-export function resolveRedirectUri(callbackUrl: string, given: string | undefined, faults?: ReadonlySet<Fault>): RedirectCheck {
+export function resolveRedirectUri(callbackUrl: string, given: string | undefined): RedirectCheck {
   if (given === undefined || given === "" || given === callbackUrl) return { ok: true, uri: callbackUrl };
   const target = parse(given);
   const callback = parse(callbackUrl);
@@ -88,7 +86,7 @@ export function resolveRedirectUri(callbackUrl: string, given: string | undefine
   if (target.username !== "" || target.password !== "") return { ok: false };
   if (ambiguousPath(rawPath(given))) return { ok: false };
   const same = target.protocol === callback.protocol && target.hostname === callback.hostname && target.port === callback.port;
-  return same && pathWithin(target.pathname, callback.pathname, faults) ? { ok: true, uri: target.href } : { ok: false };
+  return same && pathWithin(target.pathname, callback.pathname) ? { ok: true, uri: target.href } : { ok: false };
 }
 
 /** `uri` with `params` added to its query (existing parameters of the same name are replaced). */

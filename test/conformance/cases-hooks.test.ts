@@ -57,7 +57,7 @@ describe("hook cases against the reference server", () => {
   }
 });
 
-const REPO_CASES = CASES.filter((c) => !c.id.startsWith("HOOKS-ORG-")).map((c) => c.id);
+const REPO_CASES = CASES.filter((c) => !c.id.startsWith("HOOKS-ORG-") && c.id !== "HOOKS-ADMIN-001").map((c) => c.id);
 
 describe("hook cases against a sound fake hooks service", () => {
   it("every repository hook case and the catalog case pass; organization cases are skipped (the profile has no org)", async () => {
@@ -65,6 +65,8 @@ describe("hook cases against a sound fake hooks service", () => {
     expect(contractErrors, "the sound fake keeps to the contract").toEqual([]);
     for (const id of REPO_CASES) expect(results[id]?.status, explain(results[id])).toBe("passed");
     for (const c of CASES.filter((x) => x.id.startsWith("HOOKS-ORG-"))) expect(results[c.id]).toMatchObject({ status: "skipped", reason: "profile has no org" });
+    // The fake's profile has no second user: who may not administer is proven against the reference.
+    expect(results["HOOKS-ADMIN-001"]?.status).toBe("skipped");
   });
 });
 

@@ -156,6 +156,15 @@ export async function startFakeHooks(options: FakeHooksOptions = {}): Promise<Fa
     return { status, headers, body: body === undefined ? undefined : JSON.stringify(body) };
   };
 
+  /** A URL a hook may post to (DECISIONS: URLs a hook posts to): absolute http(s), a host, no user info. */
+  const postable = (url: string): boolean => {
+    try {
+      const u = new URL(url);
+      return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" && u.username === "" && u.password === "";
+    } catch {
+      return false;
+    }
+  };
   const invalid = (operationId: string, field: string, code: string): FakeReply => reply(operationId, 422, { message: "Validation Failed", errors: [{ resource: "Hook", field, code }], documentation_url: "https://docs.service.example" });
 
   const orgOnly = (events: readonly string[] | undefined) => !options.acceptOrgOnlyEvents && (events ?? []).some((e) => ORG_ONLY.includes(e));
@@ -183,6 +192,7 @@ export async function startFakeHooks(options: FakeHooksOptions = {}): Promise<Fa
     if (path === collection && req.method === "POST") {
       const config = (body.config ?? {}) as Record<string, string>;
       if (!config.url) return invalid("createRepoHook", "config.url", "missing_field");
+      if (!postable(config.url)) return invalid("createRepoHook", "config.url", "invalid");
       if (!options.acceptDuplicateUrls && [...hooks.values()].some((h) => h.config.url === config.url)) return invalid("createRepoHook", "config.url", "already_exists");
       if (orgOnly(body.events)) return invalid("createRepoHook", "events", "invalid");
       const hook: StoredHook = {

@@ -1,6 +1,7 @@
 /**
  * The built-in webhook receiver keeps deliveries exactly as sent — raw bytes (not valid UTF-8,
- * odd whitespace, a form body), lower-cased headers, the path — answers 2xx, and lets a case
+ * odd whitespace, a form body), lower-cased headers, the path — answers 2xx (or the status a
+ * case asked for, to see the target retry), and lets a case
  * wait for a delivery that has already arrived or is still to come, failing in the suite's
  * own terms when none does.
  */
@@ -49,6 +50,17 @@ describe("webhook receiver", () => {
     expect(d.headers["x-service-event"]).toBe("ping");
     expect(d.headers["x-hub-signature-256"]).toBe("sha256=00");
     expect(d.receivedAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("answers the deliveries a case chose to fail with that status, once each, then 200 again, and records what it answered", async () => {
+    receiver.failNext("/retry", 2, 500);
+    receiver.failNext("/other", 1, 503);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await post(receiver.url("/retry"), Buffer.from(`attempt ${i}`), {}));
+    expect(statuses).toEqual([500, 500, 200]);
+    expect(receiver.received().filter((d) => d.path === "/retry").map((d) => d.answered)).toEqual([500, 500, 200]);
+    expect(await post(receiver.url("/other"), Buffer.from("x"), {})).toBe(503);
+    expect(await post(receiver.url("/other"), Buffer.from("x"), {})).toBe(200);
   });
 
   it("waits for a delivery still to come, and lists everything received", async () => {

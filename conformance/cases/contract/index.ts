@@ -1,4 +1,7 @@
 /** The contract area's cases (conformance/core/types.ts Case), one module per topic in this folder. */
 import type { Case } from "../../core/types.ts";
+import { RATE_CASES } from "./rate-limit.ts";
+import { SCOPE_CASES } from "./scopes.ts";
+import { REQUEST_CASES } from "./requests.ts";
 
-export const CASES: Case[] = [];
+export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES, ...REQUEST_CASES];

@@ -9,5 +9,6 @@ import { PAGINATION_CASES } from "./pagination.ts";
 import { ETAG_CASES } from "./etag.ts";
 import { WINDOW_CASES } from "./window.ts";
 import { VISIBILITY_CASES } from "./visibility.ts";
+import { ORDER_CASES } from "./order.ts";
 
-export const CASES: Case[] = [...PAGINATION_CASES, ...ETAG_CASES, ...WINDOW_CASES, ...VISIBILITY_CASES];
+export const CASES: Case[] = [...PAGINATION_CASES, ...ETAG_CASES, ...WINDOW_CASES, ...VISIBILITY_CASES, ...ORDER_CASES];

@@ -37,6 +37,7 @@ export const PAGINATION_CASES: Case[] = [
     title: "A feed page holds 30 events",
     area: "feeds",
     seed: SEED.limits,
+    rules: ["S-LIMIT-PAGE-SIZE"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
@@ -55,6 +56,7 @@ export const PAGINATION_CASES: Case[] = [
     title: "per_page is not supported: pages still hold 30 events",
     area: "feeds",
     seed: SEED.limits,
+    rules: ["S-LIMIT-PAGE-SIZE", "D-REQ-UNKNOWN-QUERY-PARAMETERS"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
@@ -70,6 +72,7 @@ export const PAGINATION_CASES: Case[] = [
     title: "page=11 is refused with 422 Validation Failed",
     area: "feeds",
     seed: SEED.limits,
+    rules: ["S-LIMIT-PAGES", "D-INVALID-QUERY", "D-PAGE-PARAMETERS", "D-SCHEMA-VALIDATION-ERROR"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
@@ -85,6 +88,7 @@ export const PAGINATION_CASES: Case[] = [
     title: "At most 10 pages and 300 events, even when the feed holds more",
     area: "feeds",
     seed: SEED.limits,
+    rules: ["S-LIMIT-PAGES", "D-FEED-ORDER"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
@@ -116,6 +120,7 @@ export const PAGINATION_CASES: Case[] = [
     title: 'Page 1 links rel="next" and rel="last", and both links work',
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-HEADERS"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
@@ -137,6 +142,7 @@ export const PAGINATION_CASES: Case[] = [
     title: 'Later pages link rel="first" and rel="prev", and both links work',
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-HEADERS"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();

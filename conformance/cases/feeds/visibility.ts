@@ -85,6 +85,7 @@ export const VISIBILITY_CASES: Case[] = [
     title: "Private repository events are visible to users[0] (with repo) on the repository and user feeds",
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-PRIVATE", "D-FEED-VISIBILITY"],
     needs: ["user", "private-repo"],
     async run(ctx) {
       const secret = await privateEvent(ctx);
@@ -103,6 +104,7 @@ export const VISIBILITY_CASES: Case[] = [
     title: "Private repository events are not visible anonymously",
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-PRIVATE", "D-FEED-VISIBILITY"],
     needs: ["user", "private-repo"],
     async run(ctx) {
       const secret = await privateEvent(ctx);
@@ -115,6 +117,7 @@ export const VISIBILITY_CASES: Case[] = [
     title: "Private repository events are not visible to users[1], who has no access",
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-PRIVATE", "D-FEED-VISIBILITY"],
     needs: ["user", "second-user", "private-repo"],
     async run(ctx) {
       const secret = await privateEvent(ctx);
@@ -129,6 +132,7 @@ export const VISIBILITY_CASES: Case[] = [
     title: "The public feeds never show private events, not even to their owner",
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-PRIVATE", "D-FEED-VISIBILITY"],
     needs: ["user", "private-repo"],
     async run(ctx) {
       const secret = await privateEvent(ctx);
@@ -143,6 +147,7 @@ export const VISIBILITY_CASES: Case[] = [
     title: "The organization dashboard needs authentication as its user (401 anonymous, 404 for another user)",
     area: "feeds",
     seed: SEED.feeds,
+    rules: ["S-FEED-DASHBOARD-AUTH", "D-FEED-VISIBILITY", "D-ERRORS"],
     needs: ["user", "org"],
     async run(ctx) {
       const login = ctx.profile.users[0]!.login;

@@ -47,6 +47,7 @@ export const WINDOW_CASES: Case[] = [
     title: "No event older than 90 days appears in a feed",
     area: "feeds",
     seed: SEED.limits,
+    rules: ["S-LIMIT-AGE", "D-FEED-ORDER", "S-ACTIVITY-EVENT-FIELDS", "D-ACTIVITY-ID", "D-ACTIVITY-TYPE", "D-ACTIVITY-PAYLOADS", "S-PING-NOT-STORED", "D-SCHEMA-ACTIVITY-PUSH-PAYLOAD", "D-SCHEMA-ACTIVITY-CREATE", "D-SCHEMA-ACTIVITY-ISSUES-PR", "D-SCHEMA-ACTIVITY-COMMENT-ACTION", "D-SCHEMA-ACTIVITY-SMALL-PAYLOADS", "D-SCHEMA-ACTIVITY-GOLLUM", "D-SCHEMA-ACTIVITY-STATUS"],
     needs: ["user"],
     async run(ctx) {
       const feeds: Feed[] = [publicEvents(), userEvents(ctx.profile.users[0]!.login)];

@@ -27,6 +27,7 @@ export const CATALOG_CASES: Case[] = [
     title: "GET /hooks lists web first, subscribed to push by default and supporting every event and *",
     area: "hooks",
     seed: SEED.endpoints,
+    rules: ["S-SERVICE-HOOK-CATALOG", "D-SERVICE-CATALOG-SHAPE", "D-SCHEMA-CATALOG", "D-REF-HOOKS-SERVICE-CATALOG"],
     async run(ctx) {
       const token = ctx.profile.users[0]?.token;
       const res = await ctx.http.request({ operationId: "listServiceHooks", ...(token ? { token } : {}) });

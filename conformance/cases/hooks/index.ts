@@ -8,5 +8,6 @@ import type { Case } from "../../core/types.ts";
 import { MANAGE_CASES } from "./manage.ts";
 import { ORG_CASES } from "./org.ts";
 import { CATALOG_CASES } from "./catalog.ts";
+import { ACCESS_CASES } from "./access.ts";
 
-export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES];
+export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES, ...ACCESS_CASES];

@@ -7,7 +7,8 @@
  * cannot: the values the request set, the write-only secret absent from the raw text, `*`
  * replacing the others, and a deleted hook gone.
  */
-import type { Case, CaseContext, Need } from "../../core/types.ts";
+import type { Case, CaseDraft, CaseContext, Need } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { HttpClient } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { parseLink } from "../feeds/link.ts";
@@ -32,7 +33,7 @@ import {
 
 const NEEDS: readonly Need[] = ["hook-admin", "public-repo", "receiver"];
 
-function hookCase(id: string, title: string, seed: string, run: (ctx: CaseContext, id: string) => Promise<void>): Case {
+function hookCase(id: string, title: string, seed: string, run: (ctx: CaseContext, id: string) => Promise<void>): CaseDraft {
   return { id, title, area: "hooks", seed, needs: NEEDS, run: (ctx) => run(ctx, id) };
 }
 
@@ -69,7 +70,20 @@ async function patch(ctx: CaseContext, hook: Installed, body: Record<string, unk
 
 const sameUrl = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export const MANAGE_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "HOOKS-CREATE-001": ["D-HOOK-ENDPOINTS", "S-HOOK-NAME-PARAMETER", "D-SCHEMA-SECRET", "D-SCHEMA-LAST-RESPONSE"],
+  "HOOKS-CREATE-002": ["S-WEBHOOK-DEFAULT-EVENTS", "D-HOOK-ENDPOINTS"],
+  "HOOKS-CREATE-003": ["D-REF-HOOKS-EVENTS", "D-SCHEMA-VALIDATION-ERROR"],
+  "HOOKS-CREATE-004": ["S-WEBHOOK-EVENTS", "D-SCHEMA-VALIDATION-ERROR"],
+  "HOOKS-CREATE-005": ["D-SCHEMA-VALIDATION-ERROR", "D-REQ-422-CODES", "D-REQ-422-RESOURCE"],
+  "HOOKS-READ-001": ["D-HOOK-ENDPOINTS", "D-SCHEMA-SECRET"],
+  "HOOKS-EDIT-001": ["D-HOOK-ENDPOINTS", "S-WEBHOOK-DEFAULT-EVENTS"],
+  "HOOKS-EDIT-002": ["S-WEBHOOK-WILDCARD", "D-SCHEMA-HOOK-WILDCARD"],
+  "HOOKS-DELETE-001": ["D-HOOK-ENDPOINTS", "D-ERRORS"],
+};
+
+export const MANAGE_CASES: Case[] = withRules(RULES, [
   hookCase("HOOKS-CREATE-001", "Creating a webhook answers 201 with the Hook, its Location, the values sent, and never the secret", SEED.subscription, async (ctx, id) => {
     const place = repoPlace(ctx);
     const secret = freshSecret();
@@ -188,4 +202,4 @@ export const MANAGE_CASES: Case[] = [
       if (!deleted) await removeHook(ctx, hook, false);
     }
   }),
-];
+]);

@@ -19,6 +19,7 @@ export const ORG_CASES: Case[] = [
     title: "An organization webhook takes membership and repository, has no test_url, and is pinged on creation",
     area: "hooks",
     seed: SEED.subscription,
+    rules: ["S-WEBHOOK-PLACES", "D-SCHEMA-TEST-URL", "S-PING"],
     needs: NEEDS,
     async run(ctx) {
       const place = orgPlace(ctx);
@@ -42,6 +43,7 @@ export const ORG_CASES: Case[] = [
     title: "An organization webhook is listed, edited, pinged through its ping endpoint and deleted",
     area: "hooks",
     seed: SEED.ping,
+    rules: ["S-WEBHOOK-PLACES", "D-PING-ENDPOINT", "D-HOOK-ENDPOINTS"],
     needs: NEEDS,
     async run(ctx) {
       const place = orgPlace(ctx);

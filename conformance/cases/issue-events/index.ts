@@ -6,5 +6,6 @@
 import type { Case } from "../../core/types.ts";
 import { LIST_CASES } from "./lists.ts";
 import { KIND_CASES } from "./kinds.ts";
+import { ORDER_CASES } from "./order.ts";
 
-export const CASES: Case[] = [...LIST_CASES, ...KIND_CASES];
+export const CASES: Case[] = [...LIST_CASES, ...KIND_CASES, ...ORDER_CASES];

@@ -7,13 +7,14 @@
  * event carries, the kind itself (`milestoned`, `renamed`, `locked`, `referenced`, …), each with
  * `number` and the kind's own parameter (label, assignee, milestone, title).
  */
-import type { Case, CaseContext } from "../../core/types.ts";
+import type { Case, CaseDraft, CaseContext } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { both, checkPresence, checkSingle, happen, issueNumber, nonce, NEEDS, repo, SEED, type IssueEvent } from "./support.ts";
 
 const KIND_NEEDS = [...NEEDS, "trigger"] as const;
 
-function kindCase(id: string, title: string, run: (ctx: CaseContext, number: number) => Promise<void>, needs: readonly ("public-repo" | "issue" | "trigger" | "user")[] = KIND_NEEDS): Case {
+function kindCase(id: string, title: string, run: (ctx: CaseContext, number: number) => Promise<void>, needs: readonly ("public-repo" | "issue" | "trigger" | "user")[] = KIND_NEEDS): CaseDraft {
   return { id, title, area: "issue-events", seed: SEED.kinds, needs, run: (ctx) => run(ctx, issueNumber(ctx)) };
 }
 
@@ -45,7 +46,21 @@ async function openPull(ctx: CaseContext): Promise<OpenedPull> {
   return { number: opened.payload.number, headSha: opened.payload.pull_request?.head?.sha };
 }
 
-export const KIND_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "ISSUE-EVENTS-KIND-001": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID", "D-ISSUE-STATE-TRANSITIONS"],
+  "ISSUE-EVENTS-KIND-002": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-KIND-FIELDS", "D-SCHEMA-ISSUE-EVENT-KIND-FIELDS"],
+  "ISSUE-EVENTS-KIND-003": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-KIND-FIELDS", "D-SCHEMA-ISSUE-EVENT-KIND-FIELDS"],
+  "ISSUE-EVENTS-KIND-004": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-KIND-FIELDS", "D-SCHEMA-ISSUE-EVENT-KIND-FIELDS"],
+  "ISSUE-EVENTS-KIND-005": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-KIND-FIELDS", "D-SCHEMA-ISSUE-EVENT-KIND-FIELDS"],
+  "ISSUE-EVENTS-KIND-006": ["S-ISSUE-EVENT-KINDS", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID"],
+  "ISSUE-EVENTS-KIND-007": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-PULL-REQUEST"],
+  "ISSUE-EVENTS-KIND-008": ["S-ISSUE-EVENT-KINDS", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID"],
+  "ISSUE-EVENTS-KIND-009": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-PULL-REQUEST"],
+  "ISSUE-EVENTS-KIND-010": ["S-ISSUE-EVENT-KINDS", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID"],
+};
+
+export const KIND_CASES: Case[] = withRules(RULES, [
   kindCase("ISSUE-EVENTS-KIND-001", "closed and reopened: commit_id only a SHA (or nothing) on closed, no kind fields", async (ctx, n) => {
     const got = await both(ctx, n, ["closed", issues(ctx, { action: "closed", number: String(n) })], ["reopened", issues(ctx, { action: "reopened", number: String(n) })]);
     for (const e of Object.values(got)) await verify(ctx, e, n);
@@ -112,7 +127,7 @@ export const KIND_CASES: Case[] = [
     const pull = await openPull(ctx);
     for (const name of ["head_ref_deleted", "head_ref_restored"]) await verify(ctx, await happen(ctx, pull.number, name, kind(ctx, name, { number: String(pull.number) })), pull.number);
   }),
-];
+]);
 
 function issuesPull(ctx: CaseContext, number: number): () => Promise<void> {
   return () => ctx.trigger("pull_request", { action: "merged", number: String(number) });

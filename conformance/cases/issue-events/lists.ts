@@ -33,6 +33,7 @@ export const LIST_CASES: Case[] = [
     title: "The per-issue list has no issue field, and each event follows its kind's presence rules",
     area: "issue-events",
     seed: SEED.resource,
+    rules: ["S-ISSUE-EVENT-ISSUE-FIELD", "S-ISSUE-EVENT-KIND-FIELDS", "D-SCHEMA-ISSUE-EVENT-KIND-FIELDS", "S-ISSUE-EVENT-FIELDS", "S-USER-OBJECT"],
     needs: NEEDS,
     async run(ctx) {
       const number = issueNumber(ctx);
@@ -58,6 +59,7 @@ export const LIST_CASES: Case[] = [
     title: "The repository-wide list has the issue on every event",
     area: "issue-events",
     seed: SEED.resource,
+    rules: ["S-ISSUE-EVENT-ISSUE-FIELD", "S-ISSUE-EVENTS-ENDPOINTS", "S-ISSUE-OBJECT", "D-SCHEMA-ISSUE", "D-SCHEMA-MILESTONE"],
     needs: NEEDS,
     async run(ctx) {
       const events = await someEvents(ctx);
@@ -72,6 +74,7 @@ export const LIST_CASES: Case[] = [
     title: "A single event has its issue and is the event the list shows",
     area: "issue-events",
     seed: SEED.resource,
+    rules: ["S-ISSUE-EVENT-ISSUE-FIELD", "S-ISSUE-EVENTS-ENDPOINTS"],
     needs: NEEDS,
     async run(ctx) {
       const [e] = await someEvents(ctx);
@@ -84,6 +87,7 @@ export const LIST_CASES: Case[] = [
     title: "An unknown event id is 404 in the error shape",
     area: "issue-events",
     seed: SEED.endpoints,
+    rules: ["D-ERRORS", "D-ISSUE-EVENTS-ORDER"],
     needs: NEEDS,
     async run(ctx) {
       const events = await someEvents(ctx);
@@ -96,6 +100,7 @@ export const LIST_CASES: Case[] = [
     title: "The events of an issue that does not exist are 404 in the error shape",
     area: "issue-events",
     seed: SEED.endpoints,
+    rules: ["D-ERRORS", "D-ISSUE-EVENTS-ORDER"],
     needs: NEEDS,
     async run(ctx) {
       const r = repo(ctx);
@@ -109,6 +114,7 @@ export const LIST_CASES: Case[] = [
     title: "The repository-wide list pages 30 at a time with working Link rels (next, last; first, prev)",
     area: "issue-events",
     seed: SEED.endpoints,
+    rules: ["D-LIST-PAGINATION", "S-ISSUE-EVENTS-ENDPOINTS"],
     needs: NEEDS,
     async run(ctx) {
       let first = await repoList(ctx);

@@ -37,6 +37,7 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "redirect_uri_mismatch redirects to the registered callback with error, error_description, error_uri and state",
     area: "oauth",
     seed: SEED.authorizeErrors,
+    rules: ["S-OAUTH-AUTHORIZE-ERRORS", "D-OAUTH-AUTHORIZE-ERRORS", "D-SCHEMA-AUTHORIZE-ERROR-REDIRECT"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const state = freshState();
@@ -51,6 +52,7 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "An unknown client_id gets an error page (404), never a redirect",
     area: "oauth",
     seed: SEED.authorize,
+    rules: ["D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT", "D-REF-OAUTH-REFUSED-AUTHORIZE"],
     needs: ["app"],
     async run(ctx) {
       const clientId = `conformance-unknown-${freshState()}`;
@@ -68,6 +70,7 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "Denying the application redirects to the registered callback with access_denied and state",
     area: "oauth",
     seed: SEED.authorizeErrors,
+    rules: ["S-OAUTH-AUTHORIZE-ERRORS", "D-REF-OAUTH-DENY"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const state = freshState();
@@ -81,6 +84,7 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "A state with unusual characters comes back unchanged with the code",
     area: "oauth",
     seed: SEED.authorize,
+    rules: ["S-OAUTH-STATE", "S-OAUTH-AUTHORIZE"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const { params } = await expectCode(ctx, { state: ODD_STATE });
@@ -92,6 +96,7 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "A state with unusual characters comes back unchanged on an error redirect",
     area: "oauth",
     seed: SEED.authorizeErrors,
+    rules: ["S-OAUTH-STATE", "S-OAUTH-AUTHORIZE-ERRORS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const location = await ctx.authorize({ client_id: app(ctx).clientId, redirect_uri: elsewherePath(ctx), state: ODD_STATE });
@@ -103,6 +108,7 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "Without a state the redirect carries no state parameter",
     area: "oauth",
     seed: SEED.authorize,
+    rules: ["S-OAUTH-STATE", "D-SCHEMA-AUTHORIZE-ERROR-REDIRECT"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const { location } = await expectCode(ctx, {});

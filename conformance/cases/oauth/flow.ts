@@ -16,6 +16,7 @@ export const FLOW_CASES: Case[] = [
     title: "Authorizing again while a token is valid completes with the scopes granted last time",
     area: "oauth",
     seed: SEED.flow,
+    rules: ["S-OAUTH-AUTO-COMPLETE", "D-OAUTH-AUTO-COMPLETE", "D-REF-OAUTH-SKIP-CONSENT"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const first = await tokenFor(ctx, "repo,user");

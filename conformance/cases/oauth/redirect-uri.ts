@@ -11,7 +11,8 @@
  * seed's letter (spec/DECISIONS.md, Redirect URI path tricks): subdirectory names that decode to
  * a slash, a dot segment or NUL are refused, whatever a WHATWG parser would make of them.
  */
-import type { Case, CaseContext } from "../../core/types.ts";
+import type { Case, CaseDraft, CaseContext } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { app, callback, checkErrorRedirect, expectCode, freshState, OAUTH_NEEDS, SEED } from "./support.ts";
 
@@ -29,7 +30,7 @@ function isIpLiteral(host: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[");
 }
 
-function accepted(id: string, title: string, build: Build, extra?: (location: URL, given: string) => void): Case {
+function accepted(id: string, title: string, build: Build, extra?: (location: URL, given: string) => void): CaseDraft {
   return {
     id,
     title,
@@ -51,7 +52,7 @@ function checkState(actual: string | undefined, sent: string): void {
   check.equal(actual, sent, "the state comes back unchanged", "/headers/location/state");
 }
 
-function rejected(id: string, title: string, build: Build): Case {
+function rejected(id: string, title: string, build: Build): CaseDraft {
   return {
     id,
     title,
@@ -69,12 +70,35 @@ function rejected(id: string, title: string, build: Build): Case {
   };
 }
 
-export const REDIRECT_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "OAUTH-REDIRECT-002": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-003": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-004": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-005": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-006": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-007": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-008": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-009": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-010": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-011": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
+  "OAUTH-REDIRECT-012": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-013": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-014": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-015": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-016": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-017": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-018": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-019": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+};
+
+export const REDIRECT_CASES: Case[] = withRules(RULES, [
   {
     id: "OAUTH-REDIRECT-001",
     title: "Without redirect_uri the code goes to the registered callback URL",
     area: "oauth",
     seed: SEED.redirect,
+    rules: ["S-OAUTH-REDIRECT-URI", "S-APP-CREDENTIALS", "S-OAUTH-AUTHORIZE"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const state = freshState();
@@ -125,6 +149,7 @@ export const REDIRECT_CASES: Case[] = [
     title: "Subdirectories hiding an encoded slash, backslash, NUL or a dot segment (…/..%2Fx, …/%2e%2e/x, …/%00, …/sub/../x) are rejected",
     area: "oauth",
     seed: `${SEED.redirect}; spec/DECISIONS.md › Redirect URI path tricks`,
+    rules: ["D-OAUTH-REDIRECT-TRICKS"],
     needs: OAUTH_NEEDS,
     async run(ctx: CaseContext) {
       const cb = callback(ctx);
@@ -146,4 +171,4 @@ export const REDIRECT_CASES: Case[] = [
       }
     },
   },
-];
+]);

@@ -5,7 +5,8 @@
  * token stores, so each case checks the token response and `X-OAuth-Scopes` on an API request
  * made with the token. Order within a list is not part of the rule: lists compare as sets.
  */
-import type { Case, CaseContext } from "../../core/types.ts";
+import type { Case, CaseDraft, CaseContext } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import type { OperationId } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { acceptedScopes } from "./accepted-scopes.ts";
@@ -22,7 +23,7 @@ async function scopeHeaders(ctx: CaseContext, token: string, operationId: Operat
   return { granted: scopeSet(granted), accepted: scopeSet(accepted) };
 }
 
-function normalization(id: string, title: string, requested: string, expected: string[]): Case {
+function normalization(id: string, title: string, requested: string, expected: string[]): CaseDraft {
   return {
     id,
     title,
@@ -39,7 +40,15 @@ function normalization(id: string, title: string, requested: string, expected: s
   };
 }
 
-export const SCOPE_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "OAUTH-SCOPE-001": ["S-OAUTH-SCOPE-NORMALIZATION", "D-OAUTH-SCOPE-INPUT", "S-SCOPE-TABLE"],
+  "OAUTH-SCOPE-002": ["S-OAUTH-SCOPE-NORMALIZATION", "D-OAUTH-SCOPE-INPUT", "S-SCOPE-TABLE"],
+  "OAUTH-SCOPE-003": ["D-OAUTH-SCOPE-INPUT"],
+  "OAUTH-SCOPE-005": ["S-SCOPES-LIMIT", "D-SCHEMA-ACCESS-TOKEN-SCOPE", "D-OAUTH-SCOPE-LIST"],
+};
+
+export const SCOPE_CASES: Case[] = withRules(RULES, [
   normalization("OAUTH-SCOPE-001", "user,gist,user:email is stored as user,gist", "user,gist,user:email", ["gist", "user"]),
   normalization("OAUTH-SCOPE-002", "Scopes implied by another requested one are dropped (user:follow by user, read:repo_hook by admin:repo_hook)", "user,user:follow,admin:repo_hook,read:repo_hook", ["admin:repo_hook", "user"]),
   normalization("OAUTH-SCOPE-003", "Space-separated scopes are accepted like comma-separated ones", "repo user", ["repo", "user"]),
@@ -49,6 +58,7 @@ export const SCOPE_CASES: Case[] = [
     title: "X-OAuth-Scopes lists the token's scopes and X-Accepted-OAuth-Scopes the operation's",
     area: "oauth",
     seed: SEED.scopeHeaders,
+    rules: ["S-SCOPE-HEADERS", "D-SCOPE-HEADERS"],
     needs: [...OAUTH_NEEDS, "public-repo"],
     async run(ctx) {
       const { token } = await tokenFor(ctx, "repo,user");
@@ -61,4 +71,4 @@ export const SCOPE_CASES: Case[] = [
       await revokeGrant(ctx, token);
     },
   },
-];
+]);

@@ -60,6 +60,7 @@ export const TOKEN_CASES: Case[] = [
     title: "Without Accept the token comes as a URL-encoded form (access_token, scope, token_type)",
     area: "oauth",
     seed: SEED.token,
+    rules: ["S-OAUTH-TOKEN-FORMATS", "S-TOKEN-RESPONSE-FIELDS", "S-OAUTH-TOKEN-EXCHANGE", "S-OAUTH-FLOW", "D-OAUTH-TOKEN-REQUEST-BODY"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);
@@ -76,6 +77,7 @@ export const TOKEN_CASES: Case[] = [
     title: "Accept: application/json gets the token as a JSON object",
     area: "oauth",
     seed: SEED.token,
+    rules: ["S-OAUTH-TOKEN-FORMATS", "D-OAUTH-TOKEN-FORMATS", "S-TOKEN-RESPONSE-FIELDS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);
@@ -91,6 +93,7 @@ export const TOKEN_CASES: Case[] = [
     title: "Accept: application/xml gets XML with root OAuth and token_type, scope, access_token",
     area: "oauth",
     seed: SEED.token,
+    rules: ["S-OAUTH-TOKEN-FORMATS", "D-OAUTH-TOKEN-FORMATS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);
@@ -100,7 +103,7 @@ export const TOKEN_CASES: Case[] = [
       check.equal(root, "OAuth", "the XML root element", "/body");
       const token = checkToken(fields, "XML");
       const order = [...res.text.matchAll(/<(token_type|scope|access_token)\b/g)].map((m) => m[1]).join(",");
-      if (order !== "token_type,scope,access_token") ctx.note(`XML children in the order ${order} (the seed lists token_type, scope, access_token)`);
+      check.equal(order, "token_type,scope,access_token", "the XML children come in the seed's order: token_type, scope, access_token", "/body");
       await tokenWorks(ctx, token);
       await revokeGrant(ctx, token);
     },
@@ -110,6 +113,7 @@ export const TOKEN_CASES: Case[] = [
     title: "A wrong client_secret gets incorrect_client_credentials",
     area: "oauth",
     seed: SEED.tokenErrors,
+    rules: ["S-OAUTH-TOKEN-ERRORS", "D-OAUTH-TOKEN-ERROR-STATUS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);
@@ -123,6 +127,7 @@ export const TOKEN_CASES: Case[] = [
     title: "A redirect_uri that does not match the callback gets redirect_uri_mismatch",
     area: "oauth",
     seed: SEED.tokenErrors,
+    rules: ["S-OAUTH-TOKEN-ERRORS", "D-REF-OAUTH-TOKEN-CHECKS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);
@@ -136,6 +141,7 @@ export const TOKEN_CASES: Case[] = [
     title: "An unknown code gets bad_verification_code",
     area: "oauth",
     seed: SEED.tokenErrors,
+    rules: ["S-OAUTH-TOKEN-ERRORS"],
     needs: ["app"],
     async run(ctx) {
       const { body } = await exchange(ctx, { ...credentials(ctx), code: randomCode() });
@@ -147,6 +153,7 @@ export const TOKEN_CASES: Case[] = [
     title: "A code works once: the second exchange gets bad_verification_code",
     area: "oauth",
     seed: SEED.tokenErrors,
+    rules: ["D-OAUTH-CODES", "D-REF-OAUTH-REUSED-CODE"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);
@@ -162,6 +169,7 @@ export const TOKEN_CASES: Case[] = [
     title: "Token errors come in the format Accept asks for (form without Accept, XML)",
     area: "oauth",
     seed: SEED.tokenErrors,
+    rules: ["S-OAUTH-TOKEN-ERRORS", "D-OAUTH-TOKEN-ERROR-STATUS"],
     needs: ["app"],
     async run(ctx) {
       const form = await postFormWithoutAccept(ctx, "createAccessToken", tokenUrl(ctx), { ...credentials(ctx), code: randomCode() });
@@ -180,6 +188,7 @@ export const TOKEN_CASES: Case[] = [
     title: "A missing client_secret gets incorrect_client_credentials",
     area: "oauth",
     seed: SEED.tokenErrors,
+    rules: ["S-OAUTH-TOKEN-ERRORS", "D-SCHEMA-TOKEN-REQUEST-BODY"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const code = await freshCode(ctx);

@@ -98,6 +98,7 @@ export function robustnessCase(operationId: OperationId): Case {
     title: api ? `bad inputs to ${operationId} answer 4xx in the error shape` : `bad inputs to ${operationId} never answer 5xx`,
     area: "robustness",
     seed: SEED_SECTION,
+    rules: api ? ["D-ERRORS", "D-CONF-ROBUSTNESS", "D-REQ-MALFORMED-JSON", "D-REQ-422-CODES"] : ["D-CONF-ROBUSTNESS"],
     needs: needsOf(operationId),
     async run(ctx) {
       const op = await operationModel(operationId);

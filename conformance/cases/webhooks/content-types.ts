@@ -6,11 +6,18 @@
  * either is checked against the webhook schema of its X-Service-Event.
  */
 import type { Case } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { repoPlace, SEED, withHook } from "../hooks/support.ts";
 import { checkPayloadSchema, eventOf, FORM_TYPE, JSON_TYPE, nameOf, payloadOf, pushAndPing, webhookCase } from "./support.ts";
 
-export const CONTENT_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-CONTENT-001": ["S-WEBHOOK-POST-JSON", "D-DELIVERY-CONTENT-TYPE"],
+  "WEBHOOK-CONTENT-002": ["D-DELIVERY-CONTENT-TYPE"],
+};
+
+export const CONTENT_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-CONTENT-001", "content_type json (the default): Content-Type application/json and the body is the JSON payload itself", SEED.headers, ["trigger"], async (ctx, id) => {
     await withHook(ctx, repoPlace(ctx), id, { events: ["push"] }, async (hook) => {
       const type = hook.hook.config.content_type;
@@ -45,4 +52,4 @@ export const CONTENT_CASES: Case[] = [
       }
     });
   }),
-];
+]);

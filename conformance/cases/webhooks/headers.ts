@@ -6,11 +6,17 @@
  * trusted, and the IDs must differ from one delivery to the next.
  */
 import type { Case } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { freshSecret, repoPlace, SEED, withHook } from "../hooks/support.ts";
 import { eventOf, JSON_TYPE, kindOf, nameOf, pushAndPing, UUID, webhookCase } from "./support.ts";
 
-export const HEADER_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-HEADERS-001": ["S-DELIVERY-HEADERS", "S-WEBHOOK-POST-JSON", "D-REF-HOOKS-USER-AGENT"],
+};
+
+export const HEADER_CASES: Case[] = withRules(RULES, [
   webhookCase(
     "WEBHOOK-HEADERS-001",
     "Every delivery carries X-Service-Event, its own UUID X-Service-Delivery, a Service-Hookshot/ User-Agent and Content-Type",
@@ -34,4 +40,4 @@ export const HEADER_CASES: Case[] = [
       });
     },
   ),
-];
+]);

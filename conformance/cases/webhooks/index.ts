@@ -13,5 +13,7 @@ import { HEADER_CASES } from "./headers.ts";
 import { SIGNATURE_CASES } from "./signatures.ts";
 import { CONTENT_CASES } from "./content-types.ts";
 import { PAYLOAD_CASES } from "./payloads.ts";
+import { RETRY_CASES } from "./retry.ts";
+import { ORGANIZATION_CASES } from "./organization.ts";
 
-export const CASES: Case[] = [...PING_CASES, ...SUBSCRIPTION_CASES, ...HEADER_CASES, ...SIGNATURE_CASES, ...CONTENT_CASES, ...PAYLOAD_CASES];
+export const CASES: Case[] = [...PING_CASES, ...SUBSCRIPTION_CASES, ...HEADER_CASES, ...SIGNATURE_CASES, ...CONTENT_CASES, ...PAYLOAD_CASES, ...RETRY_CASES, ...ORGANIZATION_CASES];

@@ -14,6 +14,7 @@
  * say) is noted, not held against the target.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check, CaseFailure, SkipCase } from "../../core/failure.ts";
 import { webhookEvents } from "../../../generated/validators/index.js";
@@ -136,7 +137,13 @@ async function deliverEvery(ctx: CaseContext, events: readonly string[], hooks: 
   if (problems.length > 0) check.fail(`${problems.length} problem(s) with the deliveries of ${triggered.length} triggered events: ${problems[0]}`, { expected: "every triggered event delivered, each payload valid against its webhook schema", actual: problems });
 }
 
-export const PAYLOAD_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-PAYLOAD-001": ["S-WEBHOOK-PAYLOAD", "S-PING-PAYLOAD", "D-SCHEMA-WEBHOOK-PUSH", "D-SCHEMA-WEBHOOK-REPOSITORY-SENDER", "D-SCHEMA-PUSH-REPOSITORY-OWNER", "D-SCHEMA-REPOSITORY-TIMES", "D-SCHEMA-PUSH-COMMIT"],
+  "WEBHOOK-PAYLOAD-002": ["S-WEBHOOK-EVENTS", "S-WEBHOOK-PAYLOAD", "D-SCHEMA-WEBHOOK-MIRROR", "D-SCHEMA-WEBHOOK-ACTION", "D-SCHEMA-WEBHOOK-MEMBERSHIP", "D-SCHEMA-WEBHOOK-FORK", "D-SCHEMA-REPOSITORY-REQUIRED-FIELDS", "D-SCHEMA-NON-URI-URLS", "D-SCHEMA-ISSUE", "D-SCHEMA-MILESTONE", "D-SCHEMA-PULL-REQUEST", "D-SCHEMA-COMMIT-COMMENT", "D-SCHEMA-DEPLOYMENT-PAYLOAD", "D-SCHEMA-PAGE-BUILD", "D-SCHEMA-ORGANIZATION", "D-SCHEMA-USER-TYPE"],
+};
+
+export const PAYLOAD_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-PAYLOAD-001", "ping, push and issues payloads validate against their webhook schemas and name the hook's repository", SEED.payload, ["trigger"], async (ctx, id) => {
     const place = repoPlace(ctx);
     await withHook(ctx, place, id, { events: ["push", "issues"], secret: freshSecret() }, async (hook) => {
@@ -155,4 +162,4 @@ export const PAYLOAD_CASES: Case[] = [
   }),
 
   webhookCase("WEBHOOK-PAYLOAD-002", "Every event the profile can trigger is delivered to a * hook with a payload valid against its schema", SEED.payload, ["trigger"], everyEvent),
-];
+]);

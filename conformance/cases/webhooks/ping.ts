@@ -5,11 +5,18 @@
  * hook_id (and hook.id) against the id the create request returned — which a schema cannot.
  */
 import type { Case } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { checkEvents, checkSecretHidden, freshSecret, hookRequest, placeName, repoPlace, SEED, withHook, type Hook } from "../hooks/support.ts";
 import { checkPing, creationPing, isPingFor, mark, waitAt, webhookCase } from "./support.ts";
 
-export const PING_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-PING-001": ["S-PING", "S-PING-PAYLOAD", "D-PING-HOOK-FIELDS", "D-SCHEMA-WEBHOOK-PING"],
+  "WEBHOOK-PING-002": ["S-PING", "D-PING-ENDPOINT"],
+};
+
+export const PING_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-PING-001", "Creating a webhook sends it a ping whose hook_id and hook are the created hook", SEED.ping, [], async (ctx, id) => {
     const place = repoPlace(ctx);
     const secret = freshSecret();
@@ -37,4 +44,4 @@ export const PING_CASES: Case[] = [
       if (creation) check.notEqual(ping.headers["x-service-delivery"], creation.headers["x-service-delivery"], "the endpoint's ping is a new delivery (its own X-Service-Delivery)", "/headers/x-service-delivery");
     });
   }),
-];
+]);

@@ -7,6 +7,7 @@
  * hint naming what was signed instead.
  */
 import type { Case } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { checkSecretHidden, freshSecret, hookRequest, placeName, repoPlace, SEED, withHook, type Hook, type Installed } from "../hooks/support.ts";
 import type { CaseContext } from "../../core/types.ts";
@@ -24,7 +25,15 @@ async function pingAfterEdit(ctx: CaseContext, hook: Installed, config: Record<s
   return before.next("the ping sent by POST …/pings after the edit", isPingFor(hook.id));
 }
 
-export const SIGNATURE_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-SIGNATURE-001": ["S-WEBHOOK-SIGNATURE", "D-SIGNATURE"],
+  "WEBHOOK-SIGNATURE-002": ["S-WEBHOOK-SIGNATURE", "D-SIGNATURE"],
+  "WEBHOOK-SIGNATURE-003": ["D-SIGNATURE", "D-DELIVERY-CONTENT-TYPE"],
+  "WEBHOOK-SIGNATURE-004": ["D-REF-HOOKS-PATCH-SECRET", "D-SCHEMA-SECRET"],
+};
+
+export const SIGNATURE_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-SIGNATURE-001", "With a secret, X-Hub-Signature (sha1) and X-Hub-Signature-256 are HMACs of the exact JSON bytes received", SEED.authentication, ["trigger"], async (ctx, id) => {
     const secret = freshSecret();
     await withHook(ctx, repoPlace(ctx), id, { events: ["push"], secret }, async (hook) => {
@@ -61,4 +70,4 @@ export const SIGNATURE_CASES: Case[] = [
       checkNoSignatures(await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json", secret: "" }, undefined), 'the ping after setting secret "" (no secret, so unsigned)');
     });
   }),
-];
+]);

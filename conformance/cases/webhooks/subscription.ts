@@ -6,11 +6,19 @@
  * push has arrived the receiver listens a little longer (QUIET_MS) and nothing else may have come.
  */
 import type { Case } from "../../core/types.ts";
+import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { checkEvents, hookRequest, placeName, repoPlace, SEED, withHook, type Hook } from "../hooks/support.ts";
 import { deliveriesAt, eventOf, isEvent, mark, nameOf, QUIET_MS, sleep, summarize, waitAt, webhookCase } from "./support.ts";
 
-export const SUBSCRIPTION_CASES: Case[] = [
+/** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
+const RULES: Record<string, readonly string[]> = {
+  "WEBHOOK-DEFAULT-001": ["S-WEBHOOK-DEFAULT-EVENTS"],
+  "WEBHOOK-WILDCARD-001": ["S-WEBHOOK-WILDCARD"],
+  "WEBHOOK-ACTIVE-001": ["D-HOOK-ENDPOINTS"],
+};
+
+export const SUBSCRIPTION_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-DEFAULT-001", "A webhook created without events gets push deliveries and nothing else (no issues)", SEED.subscription, ["trigger"], async (ctx, id) => {
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
       checkEvents(hook.hook.events, ["push"], 'a webhook created without events subscribes to ["push"]');
@@ -54,4 +62,4 @@ export const SUBSCRIPTION_CASES: Case[] = [
       check.equal(pushes.length, 1, "only the push after activation is delivered", "/headers/x-service-event");
     });
   }),
-];
+]);

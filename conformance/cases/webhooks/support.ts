@@ -8,7 +8,7 @@
  * only a missing one costs the whole bound.
  */
 import { createHmac } from "node:crypto";
-import type { Case, CaseContext, Need } from "../../core/types.ts";
+import type { Case, CaseDraft, CaseContext, Need } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check, CaseFailure } from "../../core/failure.ts";
 import { validateWebhook, webhookEvents } from "../../../generated/validators/index.js";
@@ -219,7 +219,7 @@ export function checkPing(d: ReceivedDelivery, id: number, where: string): Recor
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The cases of this area: area, needs (a hook on the public repository and the receiver, plus any extra). */
-export function webhookCase(id: string, title: string, seed: string, extra: readonly Need[], run: (ctx: CaseContext, id: string) => Promise<void>): Case {
+export function webhookCase(id: string, title: string, seed: string, extra: readonly Need[], run: (ctx: CaseContext, id: string) => Promise<void>): CaseDraft {
   return { id, title, area: "webhooks", seed, needs: ["hook-admin", "public-repo", "receiver", ...extra], run: (ctx) => run(ctx, id) };
 }
 

@@ -26,6 +26,7 @@ function otherState(state: string | null): string {
 function tokenCase(format: TokenFormat, n: number): ClientCase {
   return {
     id: `OAUTH-CLIENT-TOKEN-00${n}`,
+    rules: ["S-OAUTH-TOKEN-FORMATS", "D-OAUTH-TOKEN-FORMATS"],
     title: `asks for the token in ${format} (Accept: ${MEDIA[format]}) and signs in with the answer in that format`,
     area: "oauth-client",
     seed: "Endpoints › D › POST access_token (formats)",
@@ -64,6 +65,7 @@ async function codeMadeUnusable(ctx: ClientContext, spoil: (code: string) => Pro
 export const CLIENT_CASES: readonly ClientCase[] = [
   {
     id: "OAUTH-CLIENT-FLOW-001",
+    rules: ["S-OAUTH-FLOW", "D-CONF-CONSUMER-SUITES"],
     title: "completes the web flow: authorize, the callback with code and state, one token exchange, signed in",
     area: "oauth-client",
     seed: SEED_FLOW,
@@ -79,6 +81,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   },
   {
     id: "OAUTH-CLIENT-STATE-001",
+    rules: ["S-OAUTH-STATE"],
     title: "sends an unguessable state (16+ characters), a different one on every sign-in",
     area: "oauth-client",
     seed: `${SEED_FLOW} (state)`,
@@ -92,6 +95,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   },
   {
     id: "OAUTH-CLIENT-STATE-002",
+    rules: ["S-OAUTH-STATE"],
     title: "aborts when the callback's state differs from the one it sent: no token exchange, a failure page",
     area: "oauth-client",
     seed: `${SEED_FLOW} (step 2: a different state means a third party created the request)`,
@@ -109,6 +113,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   },
   {
     id: "OAUTH-CLIENT-DENIED-001",
+    rules: ["S-OAUTH-AUTHORIZE-ERRORS"],
     title: "handles access_denied (the user pressed deny): no token exchange, a failure page, no crash",
     area: "oauth-client",
     seed: "Errors › Authorization request errors (access_denied)",
@@ -121,6 +126,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   },
   {
     id: "OAUTH-CLIENT-CODE-001",
+    rules: ["S-OAUTH-TOKEN-ERRORS", "D-OAUTH-CODES"],
     title: "handles bad_verification_code for a code that was already used: a failure page, no crash",
     area: "oauth-client",
     seed: `${SEED_ERRORS} (bad_verification_code)`,
@@ -136,6 +142,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   },
   {
     id: "OAUTH-CLIENT-CODE-002",
+    rules: ["S-OAUTH-TOKEN-ERRORS", "D-OAUTH-CODES"],
     title: "handles bad_verification_code for a code that expired: a failure page, no crash",
     area: "oauth-client",
     seed: `${SEED_ERRORS} (bad_verification_code)`,
@@ -146,6 +153,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   tokenCase("xml", 3),
   {
     id: "OAUTH-CLIENT-REDIRECT-001",
+    rules: ["S-OAUTH-REDIRECT-URI"],
     title: "sends redirect_uri consistently: the token request repeats the authorize request's value (or both omit it)",
     area: "oauth-client",
     seed: "Authentication › Redirect URLs",
@@ -162,6 +170,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   },
   {
     id: "OAUTH-CLIENT-PKCE-001",
+    rules: ["D-CONF-CONSUMER-SUITES"],
     title: "uses PKCE as its profile says: code_challenge (S256) on the authorize request, the matching code_verifier on the token request",
     area: "oauth-client",
     seed: "Authentication › Web application flow (PKCE, RFC 7636)",

@@ -61,6 +61,7 @@ const hexOf = (header: string) => header.slice(header.indexOf("=") + 1);
 export const RECEIVER_CASES: readonly ReceiverCase[] = [
   {
     id: "RECEIVER-EVENTS-001",
+    rules: ["S-WEBHOOK-POST-JSON", "S-WEBHOOK-EVENTS"],
     title: "accepts (2xx within 10 s) a correctly signed JSON delivery of every event in the contract",
     area: "receiver",
     seed: SEED_DELIVERY,
@@ -68,6 +69,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-EVENTS-002",
+    rules: ["D-DELIVERY-CONTENT-TYPE"],
     title: "accepts (2xx within 10 s) a correctly signed form delivery (payload=…) of every event in the contract",
     area: "receiver",
     seed: SEED_DELIVERY,
@@ -75,6 +77,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-PING-001",
+    rules: ["S-PING"],
     title: "accepts the ping sent when a hook is created",
     area: "receiver",
     seed: "Events › Ping event",
@@ -82,6 +85,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-SIGNATURE-001",
+    rules: ["S-WEBHOOK-SIGNATURE", "D-RECEIVER-SIGNATURE"],
     title: "refuses (4xx) a delivery without signature headers",
     area: "receiver",
     seed: SEED_AUTH,
@@ -89,6 +93,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-SIGNATURE-002",
+    rules: ["S-WEBHOOK-SIGNATURE", "D-RECEIVER-SIGNATURE"],
     title: "refuses (4xx) a delivery signed with another secret",
     area: "receiver",
     seed: SEED_AUTH,
@@ -99,6 +104,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-SIGNATURE-003",
+    rules: ["S-WEBHOOK-SIGNATURE", "D-RECEIVER-SIGNATURE"],
     title: "refuses (4xx) a delivery whose signatures cover other bytes (the payload re-serialized), not the body sent",
     area: "receiver",
     seed: SEED_AUTH,
@@ -110,6 +116,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-SIGNATURE-004",
+    rules: ["D-RECEIVER-SIGNATURE"],
     title: "refuses (4xx) a delivery with only a (correct) SHA-1 X-Hub-Signature: the service always sends X-Hub-Signature-256",
     area: "receiver",
     seed: SEED_AUTH,
@@ -117,6 +124,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-SIGNATURE-005",
+    rules: ["D-RECEIVER-SIGNATURE"],
     title: "refuses (4xx) truncated signatures (the first half of each correct digest)",
     area: "receiver",
     seed: SEED_AUTH,
@@ -128,6 +136,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-SIGNATURE-006",
+    rules: ["D-RECEIVER-SIGNATURE"],
     title: "refuses (4xx) signatures that are not hexadecimal",
     area: "receiver",
     seed: SEED_AUTH,
@@ -135,6 +144,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-TOLERANCE-001",
+    rules: ["D-RECEIVER-UNKNOWN"],
     title: "accepts (2xx) a correctly signed delivery of an event it does not know",
     area: "receiver",
     seed: SEED_HEADERS,
@@ -146,6 +156,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-TOLERANCE-002",
+    rules: ["D-RECEIVER-UNKNOWN"],
     title: "accepts (2xx) a correctly signed delivery of a known event with an action it does not know",
     area: "receiver",
     seed: SEED_HEADERS,
@@ -156,6 +167,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-TOLERANCE-003",
+    rules: ["D-RECEIVER-UNKNOWN"],
     title: "accepts (2xx) a correctly signed delivery with fields the contract does not define",
     area: "receiver",
     seed: SEED_HEADERS,
@@ -167,6 +179,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-LOAD-001",
+    rules: ["D-CONF-CONSUMER-SUITES"],
     title: `answers every one of ${BURST} concurrent deliveries with 2xx within 10 s`,
     area: "receiver",
     seed: SEED_DELIVERY,
@@ -185,6 +198,7 @@ export const RECEIVER_CASES: readonly ReceiverCase[] = [
   },
   {
     id: "RECEIVER-REDELIVERY-001",
+    rules: ["D-RECEIVER-REDELIVERY"],
     title: "accepts a redelivery (the same X-Service-Delivery and bytes again) as it accepted the first",
     area: "receiver",
     seed: "Events › Delivery headers (X-Service-Delivery)",

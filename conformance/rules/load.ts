@@ -1,0 +1,71 @@
+/**
+ * The rules the suite answers for, read from where they are written once: the seed's rules from
+ * spec/seed-rules.yaml (the seed itself lives outside the repository), the decisions from
+ * spec/DECISIONS.md, where each entry carries its ID inline (`- [D-RATE-RESET] **…**`), and
+ * where each rule lives in the reference — or why no case can check it from outside — from
+ * spec/rule-coverage.yaml. Which cases enforce a rule is not written here: each case declares its
+ * rule IDs (`rules` on the Case), and conformance/rules/table.ts joins the three.
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+
+export interface Rule {
+  id: string;
+  source: "seed" | "decisions";
+  /** The seed section, or the DECISIONS.md heading the entry is under. */
+  section: string;
+  text: string;
+}
+
+export interface Coverage {
+  /** Files (repository-relative, optionally `#symbol`) where the reference implements the rule. */
+  ref?: string[];
+  /** Why no conformance case can check the rule from outside the implementation. */
+  unchecked?: string;
+  /** The rule could be checked from outside but no case does yet: a to-do, shown as such. */
+  gap?: string;
+}
+
+/** `- [D-…]` at the start of a DECISIONS.md entry; entries without one are reported by the table test. */
+export const DECISION_ID = /^- \[(D-[A-Z0-9-]+)\] /;
+
+function specFile(name: string): string {
+  return readFileSync(new URL(`../../spec/${name}`, import.meta.url), "utf8");
+}
+
+export function seedRules(): Rule[] {
+  const list = parse(specFile("seed-rules.yaml")) as { id: string; section: string; text: string }[];
+  return list.map((r) => ({ id: r.id, source: "seed", section: r.section, text: r.text }));
+}
+
+/** Every top-level entry of DECISIONS.md with its ID (or `undefined` when it has none yet), heading and text. */
+export function decisionEntries(markdown = specFile("DECISIONS.md")): { id: string | undefined; section: string; text: string; line: number }[] {
+  const out: { id: string | undefined; section: string; text: string; line: number }[] = [];
+  let section = "";
+  let current: (typeof out)[number] | undefined;
+  markdown.split("\n").forEach((line, i) => {
+    const heading = /^#+ (.*)$/.exec(line);
+    if (heading) {
+      section = heading[1]!;
+      current = undefined;
+    } else if (line.startsWith("- ")) {
+      const id = DECISION_ID.exec(line)?.[1];
+      current = { id, section, text: line.slice(2).replace(DECISION_ID, "").replace(/^\[[^\]]*\] /, ""), line: i + 1 };
+      out.push(current);
+    } else if (current && /^\s+\S/.test(line)) current.text += ` ${line.trim()}`;
+    else current = undefined;
+  });
+  return out;
+}
+
+export function decisionRules(): Rule[] {
+  return decisionEntries().flatMap((e) => (e.id ? [{ id: e.id, source: "decisions" as const, section: e.section, text: e.text }] : []));
+}
+
+export function allRules(): Rule[] {
+  return [...seedRules(), ...decisionRules()];
+}
+
+export function coverage(): Record<string, Coverage> {
+  return (parse(specFile("rule-coverage.yaml")) ?? {}) as Record<string, Coverage>;
+}

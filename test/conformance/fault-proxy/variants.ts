@@ -1,0 +1,297 @@
+/**
+ * The broken variants: one rule broken on the wire per variant, by the fault proxy (proxy.ts) in
+ * front of the correct reference. Each names the rule it breaks (an ID of the rule table,
+ * conformance/rules), its class (the kinds of rule a suite tends to miss: issue 15), the cases to
+ * run (`only`, as `--only` takes them) and the cases that must fail. The first six are the ones
+ * the reference used to carry as `--fault` switches; the rest break one rule of each class.
+ */
+import { randomUUID } from "node:crypto";
+import type { Profile } from "../../../conformance/core/profile.ts";
+import { header, type Answer, type Exchange, type Fault, type Headers } from "./proxy.ts";
+
+export type RuleClass = "behaviour" | "value" | "fail-not-note" | "order" | "conditional-presence" | "path-never-taken" | "redirect";
+
+export interface Variant {
+  name: string;
+  rule: string;
+  class: RuleClass;
+  only: string;
+  /** Case IDs that must fail against this variant (others selected may fail too). */
+  fails: string[];
+  fault(profile: Profile): Fault;
+}
+
+const FEED = /^\/(events|repos\/[^/]+\/[^/]+\/events|networks\/[^/]+\/[^/]+\/events|orgs\/[^/]+\/events|users\/[^/]+\/(received_events(\/public)?|events(\/public|\/orgs\/[^/]+)?))$/;
+const ISSUE_EVENTS = /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/events$/;
+
+function pathOf(ex: Exchange): string {
+  return ex.url.split("?")[0]!;
+}
+
+function isJson(res: Answer): boolean {
+  return (header(res.headers, "content-type") ?? "").includes("json") && res.status === 200;
+}
+
+/** A JSON array response rewritten by `change`. */
+function mapArray(res: Answer, change: (items: Record<string, unknown>[]) => Record<string, unknown>[]): void {
+  if (!isJson(res)) return;
+  const body = JSON.parse(res.body.toString("utf8")) as unknown;
+  if (Array.isArray(body)) res.body = Buffer.from(JSON.stringify(change(body as Record<string, unknown>[])));
+}
+
+function scaleHeader(headers: Headers, name: string, factor: number): void {
+  const v = header(headers, name);
+  if (v !== undefined && /^\d+$/.test(v)) headers[name] = String(Number(v) * factor);
+}
+
+function reserialize(d: Exchange): void {
+  const text = d.body.toString("utf8");
+  if ((header(d.headers, "content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
+    const payload = new URLSearchParams(text).get("payload");
+    if (payload !== null) d.body = Buffer.from(new URLSearchParams({ payload: JSON.stringify(JSON.parse(payload), null, 2) }).toString());
+  } else d.body = Buffer.from(JSON.stringify(JSON.parse(text), null, 2));
+}
+
+export const VARIANTS: Variant[] = [
+  {
+    name: "etag-ignored",
+    rule: "S-FEED-CONDITIONAL",
+    class: "behaviour",
+    only: "FEEDS-ETAG-*",
+    fails: ["FEEDS-ETAG-002", "FEEDS-ETAG-003", "FEEDS-ETAG-004"],
+    fault: () => ({
+      request(side, req) {
+        if (side === "api") delete req.headers["if-none-match"];
+      },
+    }),
+  },
+  {
+    name: "redirect-prefix",
+    rule: "S-OAUTH-REDIRECT-URI",
+    class: "redirect",
+    only: "OAUTH-REDIRECT-007",
+    fails: ["OAUTH-REDIRECT-007"],
+    // A redirect_uri extending the callback path without a "/" is passed on as a subdirectory:
+    // the authorize page accepts what a plain string-prefix check would.
+    fault: (profile) => ({
+      request(side, req) {
+        if (side !== "auth" || pathOf(req) !== "/login/oauth/authorize") return;
+        const url = new URL(req.url, "http://proxy");
+        const given = url.searchParams.get("redirect_uri");
+        const cb = profile.app!.callbackUrl;
+        if (!given || !given.startsWith(cb) || given === cb || "/?#".includes(given[cb.length]!)) return;
+        url.searchParams.set("redirect_uri", `${cb}/${given.slice(cb.length)}`);
+        req.url = url.pathname + url.search;
+      },
+    }),
+  },
+  {
+    name: "redirect-state-dropped",
+    rule: "S-OAUTH-STATE",
+    class: "redirect",
+    only: "OAUTH-STATE-001,OAUTH-STATE-002",
+    fails: ["OAUTH-STATE-001", "OAUTH-STATE-002"],
+    // Every redirect of the web host loses its state: the client cannot tell its own flow from a forged one.
+    fault: () => ({
+      response(side, _req, res) {
+        const location = header(res.headers, "location");
+        if (side !== "auth" || !location || res.status < 300 || res.status >= 400) return;
+        const url = new URL(location, "http://proxy");
+        if (!url.searchParams.has("state")) return;
+        url.searchParams.delete("state");
+        res.headers.location = /^https?:/.test(location) ? url.href : url.pathname + url.search;
+      },
+    }),
+  },
+  {
+    name: "pagination-past-300",
+    rule: "S-LIMIT-PAGES",
+    class: "behaviour",
+    only: "FEEDS-PAGE-003",
+    fails: ["FEEDS-PAGE-003"],
+    // page=11 is served (as page 10) instead of refused.
+    fault: () => ({
+      request(side, req) {
+        if (side !== "api" || !FEED.test(pathOf(req))) return;
+        const url = new URL(req.url, "http://proxy");
+        if (url.searchParams.get("page") === "11") url.searchParams.set("page", "10");
+        req.url = url.pathname + url.search;
+      },
+    }),
+  },
+  {
+    name: "private-leak",
+    rule: "S-FEED-PRIVATE",
+    class: "behaviour",
+    only: "FEEDS-VIS-002,FEEDS-VIS-003",
+    fails: ["FEEDS-VIS-002", "FEEDS-VIS-003"],
+    // Feeds are read as users[0] whoever asks: private events reach the anonymous and users[1].
+    fault: (profile) => ({
+      request(side, req) {
+        if (side === "api" && req.method === "GET" && FEED.test(pathOf(req))) req.headers.authorization = `token ${profile.users[0]!.token}`;
+      },
+    }),
+  },
+  {
+    name: "signature-reserialized",
+    rule: "D-SIGNATURE",
+    class: "behaviour",
+    only: "WEBHOOK-SIGNATURE-001,WEBHOOK-SIGNATURE-003",
+    fails: ["WEBHOOK-SIGNATURE-001", "WEBHOOK-SIGNATURE-003"],
+    // The body re-serialized (2-space indent) after signing: the signatures no longer cover the bytes sent.
+    fault: () => ({ delivery: reserialize }),
+  },
+  {
+    name: "ping-missing",
+    rule: "S-PING",
+    class: "behaviour",
+    only: "WEBHOOK-PING-*",
+    fails: ["WEBHOOK-PING-001", "WEBHOOK-PING-002"],
+    fault: () => ({ delivery: (d) => (header(d.headers, "x-service-event") === "ping" ? "drop" : undefined) }),
+  },
+  {
+    name: "poll-interval-in-ms",
+    rule: "S-FEED-POLL-INTERVAL",
+    class: "value",
+    only: "FEEDS-POLL-001",
+    fails: ["FEEDS-POLL-001"],
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "api" && FEED.test(pathOf(req))) scaleHeader(res.headers, "x-poll-interval", 1000);
+      },
+    }),
+  },
+  {
+    name: "ratelimit-reset-in-ms",
+    rule: "D-RATE-RESET",
+    class: "value",
+    only: "CONTRACT-RATE-001",
+    fails: ["CONTRACT-RATE-001"],
+    fault: () => ({
+      response(side, _req, res) {
+        if (side === "api") scaleHeader(res.headers, "x-ratelimit-reset", 1000);
+      },
+    }),
+  },
+  {
+    name: "ratelimit-never-counts",
+    rule: "S-LIMIT-RATE-HEADERS",
+    class: "fail-not-note",
+    only: "CONTRACT-RATE-002,FEEDS-ETAG-002",
+    fails: ["CONTRACT-RATE-002", "FEEDS-ETAG-002"],
+    fault: () => ({
+      response(side, _req, res) {
+        const limit = header(res.headers, "x-ratelimit-limit");
+        if (side === "api" && limit) res.headers["x-ratelimit-remaining"] = String(Number(limit) - 1);
+      },
+    }),
+  },
+  {
+    name: "xml-token-order",
+    rule: "S-OAUTH-TOKEN-FORMATS",
+    class: "fail-not-note",
+    only: "OAUTH-TOKEN-003",
+    fails: ["OAUTH-TOKEN-003"],
+    // The XML token response with access_token first (the seed shows token_type, scope, access_token).
+    fault: () => ({
+      response(side, req, res) {
+        if (side !== "auth" || pathOf(req) !== "/login/oauth/access_token" || !(header(res.headers, "content-type") ?? "").includes("xml")) return;
+        const text = res.body.toString("utf8");
+        const token = /<access_token>[^<]*<\/access_token>/.exec(text)?.[0];
+        if (token) res.body = Buffer.from(text.replace(token, "").replace(/<OAuth>/, `<OAuth>${token}`));
+      },
+    }),
+  },
+  {
+    name: "feed-oldest-first",
+    rule: "D-FEED-ORDER",
+    class: "order",
+    only: "FEEDS-ORDER-001",
+    fails: ["FEEDS-ORDER-001"],
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "api" && FEED.test(pathOf(req))) mapArray(res, (events) => [...events].reverse());
+      },
+    }),
+  },
+  {
+    name: "feed-tie-break-reversed",
+    rule: "D-FEED-ORDER",
+    class: "order",
+    only: "FEEDS-ORDER-002",
+    fails: ["FEEDS-ORDER-002"],
+    // Newest first by second, but events of one second lower id first.
+    fault: () => ({
+      response(side, req, res) {
+        if (side !== "api" || !FEED.test(pathOf(req))) return;
+        mapArray(res, (events) => [...events].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || Number(BigInt(String(a.id)) - BigInt(String(b.id)))));
+      },
+    }),
+  },
+  {
+    name: "issue-events-newest-first",
+    rule: "D-ISSUE-EVENTS-ORDER",
+    class: "order",
+    only: "ISSUE-EVENTS-ORDER-001",
+    fails: ["ISSUE-EVENTS-ORDER-001"],
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "api" && ISSUE_EVENTS.test(pathOf(req))) mapArray(res, (events) => [...events].reverse());
+      },
+    }),
+  },
+  {
+    name: "event-org-missing",
+    rule: "D-ACTIVITY-ORG",
+    class: "conditional-presence",
+    only: "FEEDS-ORG-001",
+    fails: ["FEEDS-ORG-001"],
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "api" && FEED.test(pathOf(req))) mapArray(res, (events) => events.map(({ org: _org, ...rest }) => rest));
+      },
+    }),
+  },
+  {
+    name: "webhook-organization-missing",
+    rule: "D-SCHEMA-WEBHOOK-REPOSITORY-SENDER",
+    class: "conditional-presence",
+    only: "WEBHOOK-ORG-001",
+    fails: ["WEBHOOK-ORG-001"],
+    // Deliveries without `organization`, also for an organization's repository.
+    fault: () => ({
+      delivery(d) {
+        if (!(header(d.headers, "content-type") ?? "").includes("json")) return;
+        const { organization: _organization, ...rest } = JSON.parse(d.body.toString("utf8")) as Record<string, unknown>;
+        d.body = Buffer.from(JSON.stringify(rest));
+      },
+    }),
+  },
+  {
+    name: "missing-scope-404",
+    rule: "D-MISSING-SCOPE",
+    class: "path-never-taken",
+    only: "CONTRACT-SCOPE-*",
+    fails: ["CONTRACT-SCOPE-001", "CONTRACT-SCOPE-002", "CONTRACT-SCOPE-003", "CONTRACT-SCOPE-004", "CONTRACT-SCOPE-005"],
+    // A missing scope answered as if the resource did not exist.
+    fault: () => ({
+      response(side, _req, res) {
+        if (side !== "api" || res.status !== 403 || !res.body.toString("utf8").includes("scope")) return;
+        res.status = 404;
+        res.body = Buffer.from(JSON.stringify({ message: "Not Found", documentation_url: "https://docs.example/rest" }));
+      },
+    }),
+  },
+  {
+    name: "new-delivery-id-per-attempt",
+    rule: "D-DELIVERY-RETRIES",
+    class: "path-never-taken",
+    only: "WEBHOOK-RETRY-*",
+    fails: ["WEBHOOK-RETRY-001", "WEBHOOK-RETRY-002"],
+    fault: () => ({
+      delivery(d) {
+        d.headers["x-service-delivery"] = randomUUID();
+      },
+    }),
+  },
+];
