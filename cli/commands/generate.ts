@@ -12,6 +12,7 @@ import { generate } from "../../generators/generate.ts";
 import { diffOutput, hasDrift, isWithin, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { DEFAULT_SPEC } from "../options.ts";
 
 /**
  * The output folder is emptied before writing, so refuse the folders where that would destroy
@@ -41,7 +42,7 @@ interface GenerateCliOptions {
 export const generateCommand: CommandFactory = (setExit) =>
   new Command("generate")
     .description("Generate types, validators, client and server stubs from the spec.")
-    .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
+    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
     .option("--out <dir>", "output folder (emptied before writing; with --targets, only those targets' files)", "generated")
     .option("--targets <list>", `comma-separated subset of ${TARGET_NAMES.join(",")}`, TARGET_NAMES.join(","))
     .option("--check", "write nothing; exit 1 if the output folder differs from what would be generated")
