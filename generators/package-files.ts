@@ -29,6 +29,7 @@ export const PACKAGE_JSON = JSON.parse(readFileSync(packageFile("package.json"),
   version: string;
   dependencies: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
 };
 
 /** The package's own contract: what `lint`, `generate` and `mock` use when no --spec is given. */
@@ -36,28 +37,43 @@ export const PACKAGE_SPEC = packageFile("spec", "openapi.yaml");
 
 /**
  * A tool only one command uses — Prism for `mock`, Redocly for `lint`, playwright-core for the
- * conformance suite's browser driver — is an optional peer dependency, so that installing the
- * toolkit does not install all three; this error names the one that is missing and how to add it.
+ * conformance suite's browser driver, openapi-typescript (with TypeScript) for generate's types —
+ * is an optional peer dependency, so that installing the toolkit does not install them all; this
+ * error names the ones missing and the command that adds them, at the versions this package
+ * was tested with.
  */
 export class MissingPeerError extends Error {
   override name = "MissingPeerError";
   constructor(
-    readonly peer: string,
+    readonly peers: string[],
     use: string,
   ) {
-    const range = (PACKAGE_JSON.peerDependencies ?? {})[peer];
-    super(`${use} needs ${peer}, an optional peer dependency of service-contract: install it (npm install --save-dev ${peer}${range ? `@${range}` : ""}) to use this`);
+    const install = peers.map((peer) => `${peer}@${PACKAGE_JSON.devDependencies?.[peer] ?? PACKAGE_JSON.peerDependencies?.[peer] ?? "latest"}`);
+    const which = peers.length === 1 ? `${peers[0]}, an optional peer dependency` : `${peers.join(" and ")}, optional peer dependencies`;
+    super(`${use} needs ${which} of service-contract: install ${peers.length === 1 ? "it" : "them"} (npm install --save-dev ${install.join(" ")}) to use this`);
   }
 }
 
 const requireHere = createRequire(import.meta.url);
 
-/** The path of the optional peer `peer` (or of its `file`), resolved from this package, or MissingPeerError. */
-export function resolvePeer(peer: string, use: string, file?: string): string {
+function resolves(specifier: string): string | undefined {
   try {
-    return requireHere.resolve(file ? `${peer}/${file}` : peer);
+    return requireHere.resolve(specifier);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") throw new MissingPeerError(peer, use);
+    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return undefined;
     throw error;
   }
+}
+
+/** The path of the optional peer `peer` (or of its `file`), resolved from this package, or MissingPeerError. */
+export function resolvePeer(peer: string, use: string, file?: string): string {
+  const path = resolves(file ? `${peer}/${file}` : peer);
+  if (path === undefined) throw new MissingPeerError([peer], use);
+  return path;
+}
+
+/** MissingPeerError naming every one of `peers` that is not installed (nothing when all are). */
+export function requirePeers(use: string, ...peers: string[]): void {
+  const missing = peers.filter((peer) => resolves(`${peer}/package.json`) === undefined && resolves(peer) === undefined);
+  if (missing.length > 0) throw new MissingPeerError(missing, use);
 }
