@@ -9,10 +9,11 @@
  *
  * One pack and two installs for the whole file (npm's cache, --prefer-offline): about a minute.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
@@ -205,6 +206,36 @@ describe("the installed CLI", () => {
     const validated = await cli(["validate", "--event", "push", example]);
     expect(validated.code, validated.stderr).toBe(0);
   });
+
+  it("serves the reference server from the compiled code: migrations, demo seed and /docs found in the package", async () => {
+    const child = spawn(join(full, "node_modules/.bin/service-contract"), ["serve", "--port", "0", "--auth-port", "0", "--seed", "demo", "--no-history", "--quiet", "--data-dir", join(work, "data")], {
+      cwd: full,
+      env: npmEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    try {
+      const ready = await new Promise<{ api: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve: no ready line within 60 s; stderr:\n${stderr}`)), 60_000);
+        createInterface({ input: child.stdout }).once("line", (line) => {
+          clearTimeout(timer);
+          resolve(JSON.parse(line) as { api: string });
+        });
+        void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready; stderr:\n${stderr}`)));
+      });
+      const events = await fetch(`${ready.api}/repos/octocat/hello-world/events`);
+      expect(events.status).toBe(200);
+      expect(Array.isArray(await events.json())).toBe(true);
+      const docs = await fetch(`${ready.api}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain("swagger-ui");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }, 90_000);
 
   it.each([
     [["mock", "--port", "0"], "@stoplight/prism-cli"],
