@@ -78,6 +78,7 @@ beforeAll(async () => {
 
   emptyProject(light);
   emptyProject(full);
+  writeFileSync(join(full, "browser-profile.yaml"), "users:\n  - login: octocat\nauthorize:\n  driver: browser\n");
   const install = (dir: string, tarball: string) => ok("npm", ["install", "--prefer-offline", tarball], dir);
   const [l, f] = await Promise.all([install(light, lightTgz), install(full, toolkitTgz)]);
   installs.light = { mb: await installedMb(light), output: l.stdout + l.stderr };
@@ -241,6 +242,7 @@ describe("the installed CLI", () => {
     [["mock", "--port", "0"], "@stoplight/prism-cli"],
     [["lint"], "@redocly/cli"],
     [["generate", "--out", "src/contract"], "openapi-typescript and typescript"],
+    [["conformance", "--base-url", "http://127.0.0.1:9", "--auth-url", "http://127.0.0.1:9", "--profile", "browser-profile.yaml"], "playwright-core"],
   ])("%j without its optional peer: one line naming what to install, exit 2", async (args, peer) => {
     const run = await cli(args);
     expect(run.code).toBe(2);
