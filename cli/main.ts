@@ -15,6 +15,7 @@ import { serveCommand } from "./commands/serve.ts";
 import { simulateCommand } from "./commands/simulate.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
+import { MissingPeerError, PACKAGE_JSON } from "../generators/package-files.ts";
 
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
 export type CommandFactory = (setExit: (code: number) => void) => Command;
@@ -25,6 +26,7 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
   const program = new Command("service-contract")
     .description("Contract toolkit for the service: spec, generators, reference server, conformance suite.")
+    .version(PACKAGE_JSON.version, "-V, --version", "print the version of service-contract")
     .showHelpAfterError()
     .exitOverride();
   for (const factory of COMMANDS) {
@@ -38,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version are successes; everything else commander rejects is usage.
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof MissingPeerError) {
       process.stderr.write(`service-contract: ${error.message}\n`);
       return EXIT_USAGE;
     }

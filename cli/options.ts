@@ -1,5 +1,14 @@
 /** Option values several subcommands take, parsed once so every command refuses them alike (exit 2). */
+import { relative } from "node:path";
 import { UsageError } from "./exit-codes.ts";
+import { PACKAGE_SPEC } from "../generators/package-files.ts";
+
+/**
+ * `--spec` of lint, generate and mock: this package's own contract wherever the command runs
+ * (from a consumer's project it is under node_modules), named relative to the working folder so
+ * messages and generated headers read `spec/openapi.yaml` in a clone.
+ */
+export const DEFAULT_SPEC = relative(process.cwd(), PACKAGE_SPEC) || PACKAGE_SPEC;
 
 export function parsePort(flag: string, value: string): number {
   const n = Number(value);

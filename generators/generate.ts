@@ -9,6 +9,8 @@ import { loadSpec } from "./load-spec.ts";
 import { buildModel } from "./model.ts";
 import { portableDocument } from "./portable-bundle.ts";
 import { runtimeModules } from "./runtime-modules.ts";
+import { isWithin } from "./output.ts";
+import { PACKAGE_ROOT, PACKAGE_SPEC } from "./package-files.ts";
 import { TARGETS, type TargetInput } from "./targets/registry.ts";
 import type { GeneratedFile } from "./output.ts";
 
@@ -37,6 +39,9 @@ function projectRoot(out: string): string {
  * `--check` from a subfolder, naming the same files, finds no drift.
  */
 function sourceName(spec: string, out: string): string {
+  // The package's own contract, generated into another project, is named by its package path:
+  // where node_modules puts it differs between package managers and machines.
+  if (resolve(spec) === PACKAGE_SPEC && !isWithin(PACKAGE_ROOT, resolve(out))) return "service-contract/spec/openapi.yaml";
   return relative(projectRoot(out), resolve(spec)).split(sep).join("/");
 }
 

@@ -5,9 +5,9 @@
  * machines this runs on (CI, build pipelines) have no business phoning out.
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import type { Problem } from "./problems.ts";
+import { resolvePeer } from "./package-files.ts";
 
 interface RedoclyProblem {
   ruleId: string;
@@ -16,10 +16,9 @@ interface RedoclyProblem {
   location: { source: { ref: string }; pointer: string }[];
 }
 
-const require = createRequire(import.meta.url);
-const redoclyBin = join(dirname(require.resolve("@redocly/cli/package.json")), "bin/cli.js");
-
+/** Throws MissingPeerError when @redocly/cli (an optional peer) is not installed. */
 export async function redoclyLint(specPath: string, configPath: string): Promise<Problem[]> {
+  const redoclyBin = join(dirname(resolvePeer("@redocly/cli", "lint", "package.json")), "bin/cli.js");
   const args = [redoclyBin, "lint", specPath, "--config", configPath, "--format", "json"];
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, args, {

@@ -5,26 +5,30 @@
  * pipeline's `--out src/generated`), a relative path would point into wherever this package
  * happens to sit on the generating machine, so they import the package's own
  * `service-contract/runtime/…` export instead, which resolves the same on every machine.
+ *
+ * Relative specifiers end in `.js`, never `.ts`: TypeScript (`nodenext`) maps `./x.js` to `x.ts`
+ * when it checks and leaves it as is when it emits, so the same files type-check and run in a
+ * project that compiles them, in one that runs them through tsx or vitest, and in this package's
+ * own build (`dist/`, where the runtime is compiled beside them).
  */
 import { join, relative, resolve, sep } from "node:path";
 import { isWithin } from "./output.ts";
+import { PACKAGE_ROOT } from "./package-files.ts";
 
 export interface RuntimeModules {
-  /** Module specifier of `runtime/client/index.ts`, as seen from `<out>/client/`. */
+  /** Module specifier of the client runtime, as seen from `<out>/client/`. */
   client: string;
-  /** Module specifier of `runtime/server/index.ts`, as seen from `<out>/server/`. */
+  /** Module specifier of the server runtime, as seen from `<out>/server/`. */
   server: string;
 }
 
-const packageRoot = join(import.meta.dirname, "..");
-
 export function runtimeModules(outDir: string): RuntimeModules {
   const out = resolve(outDir);
-  const inside = isWithin(packageRoot, out);
+  if (!isWithin(PACKAGE_ROOT, out)) return { client: "service-contract/runtime/client", server: "service-contract/runtime/server" };
   // Both client/ and server/ sit one level below the output folder, so one base serves both.
-  const base = inside ? relative(join(out, "client"), join(packageRoot, "runtime")).split(sep).join("/") : "service-contract/runtime";
-  return { client: `${base}/client/index.ts`, server: `${base}/server/index.ts` };
+  const base = relative(join(out, "client"), join(PACKAGE_ROOT, "runtime")).split(sep).join("/");
+  return { client: `${base}/client/index.js`, server: `${base}/server/index.js` };
 }
 
 /** What the repository's own `generated/` imports; the default when no output folder is known. */
-export const DEFAULT_RUNTIME_MODULES: RuntimeModules = runtimeModules(join(packageRoot, "generated"));
+export const DEFAULT_RUNTIME_MODULES: RuntimeModules = runtimeModules(join(PACKAGE_ROOT, "generated"));

@@ -7,7 +7,23 @@
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
-import { runSections, SECTION_NAMES, unknownSections } from "../../bench/sections.ts";
+import { existsSync } from "node:fs";
+
+/** What bench/sections.ts offers (declared here so that the build does not compile bench/ into dist/). */
+interface BenchSections {
+  SECTION_NAMES: readonly string[];
+  unknownSections(wanted: readonly string[]): string[];
+  runSections(wanted: readonly string[]): Promise<void>;
+}
+
+/**
+ * bench/ is part of a clone, not of the installed package (its load generators are development
+ * dependencies), so it is loaded by a path the compiler does not follow: from the sources it is
+ * there; from the installed dist/ it is not, and the command says so.
+ */
+const sectionsFile = new URL("../../bench/sections.ts", import.meta.url);
+const bench = existsSync(sectionsFile) ? ((await import(sectionsFile.href)) as BenchSections) : undefined;
+const SECTION_NAMES = bench?.SECTION_NAMES ?? [];
 
 /** The development dependencies the sections load (validators.ts imports tinybench, feeds.ts requires autocannon). */
 const DEV_DEPENDENCIES = ["autocannon", "tinybench"];
@@ -26,7 +42,11 @@ export function isMissingDevDependency(error: unknown): boolean {
 
 export const benchCommand: CommandFactory = (setExit) =>
   new Command("bench")
-    .description(`Run the benchmarks (${SECTION_NAMES.join(", ")}; all when none is named), as ratios to baselines measured in the same run.`)
+    .description(
+      bench
+        ? `Run the benchmarks (${SECTION_NAMES.join(", ")}; all when none is named), as ratios to baselines measured in the same run.`
+        : "Run the benchmarks (in a clone of the repository only).",
+    )
     .argument("[sections...]", `any of: ${SECTION_NAMES.join(", ")}`)
     .addHelpText(
       "after",
@@ -35,6 +55,8 @@ export const benchCommand: CommandFactory = (setExit) =>
         "\nFigures and how to read them: bench/README.md. Exit codes: 0 ran, 2 an unknown section or missing development dependencies.",
     )
     .action(async (sections: string[]) => {
+      if (!bench) throw new UsageError("bench runs in a clone of service-contract (git clone, then npm ci): the installed package has no benchmarks");
+      const { runSections, unknownSections } = bench;
       const unknown = unknownSections(sections);
       if (unknown.length) throw new UsageError(`unknown bench section(s): ${unknown.join(", ")}; known: ${SECTION_NAMES.join(", ")}`);
       try {

@@ -10,6 +10,7 @@
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { resolvePeer } from "../../generators/package-files.ts";
 
 interface ConformanceOptions {
   baseUrl?: string;
@@ -144,6 +145,8 @@ export const conformanceCommand: CommandFactory = (setExit) =>
           if (error instanceof ProfileError) throw new UsageError(error.message);
           throw error;
         }
+        // The browser driver's playwright-core is an optional peer: say so before any case runs.
+        if (profile.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
         const { checkReachable } = await import("../../conformance/run/preflight.ts");
         const unreachable = await checkReachable([baseUrl, authUrl]);
         if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);

@@ -13,6 +13,7 @@ import { makeFolder } from "../../generators/make-folder.ts";
 import { diffOutput, hasDrift, isWithin, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { DEFAULT_SPEC } from "../options.ts";
 
 /**
  * The output folder is emptied before writing, so refuse the folders where that would destroy
@@ -53,7 +54,7 @@ interface GenerateCliOptions {
 export const generateCommand: CommandFactory = (setExit) =>
   new Command("generate")
     .description("Generate types, validators, client and server stubs from the spec.")
-    .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
+    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
     .option("--out <dir>", "output folder (emptied before writing; with --targets, only those targets' files)", "generated")
     .option("--targets <list>", `comma-separated subset of ${TARGET_NAMES.join(",")}`, TARGET_NAMES.join(","))
     .option("--check", "write nothing; exit 1 if the output folder differs from what would be generated")
@@ -62,6 +63,8 @@ export const generateCommand: CommandFactory = (setExit) =>
       "\nExamples:\n  service-contract generate\n  service-contract generate --check\n  service-contract generate --targets types,validators --out src/generated\n" +
         "\nOutside this package, client/ and server/ import their runtime from service-contract/runtime/…,\n" +
         "so the project they are written into needs service-contract (and fastify, for server/) installed.\n" +
+        "validators/ is JavaScript with declarations, which tsc does not copy: a project that compiles into\n" +
+        "another folder (outDir) copies validators/*.js there too.\n" +
         "Exit codes: 0 written or up to date, 1 --check found drift, 2 a usage or spec error.",
     )
     .action(async (opts: GenerateCliOptions) => {

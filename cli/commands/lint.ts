@@ -11,11 +11,12 @@ import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { loadSpec } from "../../generators/load-spec.ts";
 import { formatProblem, SpecError, type Problem } from "../../generators/problems.ts";
 import { redoclyLint } from "../../generators/redocly-lint.ts";
+import { DEFAULT_SPEC } from "../options.ts";
 
 export const lintCommand: CommandFactory = (setExit) =>
   new Command("lint")
     .description("Validate the OpenAPI document (swagger-parser) and lint it (Redocly).")
-    .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
+    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
     .option("--config <file>", "Redocly config (default: redocly.yaml beside the spec)")
     .option("--json", "print the problems as JSON")
     .addHelpText("after", "\nExamples:\n  service-contract lint\n  service-contract lint --spec my/openapi.yaml --json")

@@ -9,7 +9,6 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { existsSync, rmSync } from "node:fs";
 import { Command } from "commander";
@@ -19,12 +18,13 @@ import { parsePort } from "../options.ts";
 import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { checkCanListen, freePort } from "../free-port.ts";
+import { DEFAULT_SPEC } from "../options.ts";
+import { resolvePeer } from "../../generators/package-files.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
 
-const require = createRequire(import.meta.url);
-
+/** Prism's launcher in node_modules/.bin; MissingPeerError when @stoplight/prism-cli (an optional peer) is not installed. */
 function prismBin(): string {
-  const pkg = require.resolve("@stoplight/prism-cli/package.json");
+  const pkg = resolvePeer("@stoplight/prism-cli", "mock", "package.json");
   return join(dirname(dirname(dirname(pkg))), ".bin", "prism");
 }
 
@@ -76,7 +76,7 @@ function parseUpstream(value: string): string {
 export const mockCommand: CommandFactory = (setExit) =>
   new Command("mock")
     .description("Serve the spec with Prism's mock server, or run Prism's validation proxy with --proxy.")
-    .option("--spec <file>", "the OpenAPI document", "spec/openapi.yaml")
+    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
     .option("--port <n>", "port to listen on (0 picks a free one)", "4010")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--proxy <url>", "validate traffic to this implementation instead of mocking")
@@ -90,6 +90,7 @@ export const mockCommand: CommandFactory = (setExit) =>
       const upstream = opts.proxy === undefined ? undefined : parseUpstream(opts.proxy);
       let port = parsePort("--port", opts.port);
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
+      const prism = prismBin();
       let bundle: string;
       try {
         bundle = await writePortableBundle(opts.spec, forPrism);
@@ -103,7 +104,7 @@ export const mockCommand: CommandFactory = (setExit) =>
       const args = upstream
         ? ["proxy", bundle, upstream, "-p", String(port), "-h", opts.host, ...(opts.errors ? ["--errors"] : [])]
         : ["mock", bundle, "-p", String(port), "-h", opts.host];
-      const child = spawn(prismBin(), args, { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(prism, args, { stdio: ["ignore", "pipe", "pipe"] });
 
       const violations: Violation[] = [];
       const requests = new Set<string>();

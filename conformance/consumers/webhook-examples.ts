@@ -4,11 +4,12 @@
  * spec/examples/webhooks/<event>/valid-*.json, and the actions its schema allows. Used by
  * `webhooks send` (the default payload) and the receiver suite (a delivery of every event).
  */
+import { packageFile } from "../../generators/package-files.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { webhookEvents } from "../../generated/validators/index.js";
 
-const SPEC = join(import.meta.dirname, "../../spec");
+const SPEC = packageFile("spec");
 
 /** The most typical example where an event has several (a branch push, not a deletion). */
 const PREFERRED: Record<string, string> = { push: "valid-branch-push.json", ping: "valid-repository-hook.json", issues: "valid-opened.json" };

@@ -6,6 +6,7 @@
  * spec/rule-coverage.yaml. Which cases enforce a rule is not written here: each case declares its
  * rule IDs (`rules` on the Case), and conformance/rules/table.ts joins the three.
  */
+import { packageFile } from "../../generators/package-files.ts";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 
@@ -30,7 +31,7 @@ export interface Coverage {
 export const DECISION_ID = /^- \[(D-[A-Z0-9-]+)\] /;
 
 function specFile(name: string): string {
-  return readFileSync(new URL(`../../spec/${name}`, import.meta.url), "utf8");
+  return readFileSync(packageFile("spec", name), "utf8");
 }
 
 export function seedRules(): Rule[] {

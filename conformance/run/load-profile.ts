@@ -12,8 +12,9 @@ import type { ValidateFunction } from "ajv";
 import { createAjv } from "../../generators/ajv.ts";
 import type { Profile } from "../core/profile.ts";
 import { valueAt } from "../core/json-pointer.ts";
+import { packageFile } from "../../generators/package-files.ts";
 
-export const PROFILE_SCHEMA_PATH = join(import.meta.dirname, "../../spec/conformance-profile.schema.json");
+export const PROFILE_SCHEMA_PATH = packageFile("spec", "conformance-profile.schema.json");
 
 export class ProfileError extends Error {
   override name = "ProfileError";

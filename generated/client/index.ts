@@ -5,8 +5,8 @@
  * the receiving end of webhooks; and the request/response types of every operation. The
  * operation-independent machinery lives in runtime/client and is re-exported here.
  */
-export { ServiceClient } from "./client.ts";
-export { operationTable } from "./operations.ts";
-export { createWebhookReceiver, webhookEventNames } from "./webhooks.ts";
-export type * from "./types.ts";
-export * from "../../runtime/client/index.ts";
+export { ServiceClient } from "./client.js";
+export { operationTable } from "./operations.js";
+export { createWebhookReceiver, webhookEventNames } from "./webhooks.js";
+export type * from "./types.js";
+export * from "../../runtime/client/index.js";

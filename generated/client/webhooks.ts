@@ -2,8 +2,8 @@
 // The webhook receiver bound to the contract: its event names, its payload types and its
 // precompiled payload validators.
 import { validateWebhook } from "../validators/index.js";
-import type { WebhookPayloads } from "../types.ts";
-import { WebhookReceiver, type WebhookReceiverOptions } from "../../runtime/client/index.ts";
+import type { WebhookPayloads } from "../types.js";
+import { WebhookReceiver, type WebhookReceiverOptions } from "../../runtime/client/index.js";
 
 /** Every `X-Service-Event` name the contract defines a payload for. */
 export const webhookEventNames = [

@@ -86,11 +86,18 @@ function lowerCaseHeaders(headers) {
 
 // The XML parser is loaded on the first XML body, from fast-xml-parser's single-file CommonJS
 // build: its ES module build is many small files and took more than half of this module's import
-// time, which every JSON-only user would pay for nothing.
+// time, which every JSON-only user would pay for nothing. It is an optional peer of the light
+// validators package (only the OAuth token exchange answers in XML), so its absence is named.
 let xml;
 function xmlParser() {
   if (!xml) {
-    const { XMLParser } = createRequire(import.meta.url)("fast-xml-parser");
+    let XMLParser;
+    try {
+      ({ XMLParser } = createRequire(import.meta.url)("fast-xml-parser"));
+    } catch (error) {
+      if (error?.code !== "MODULE_NOT_FOUND") throw error;
+      throw new Error("validating an XML body needs fast-xml-parser: install it (npm install fast-xml-parser) to use this");
+    }
     xml = new XMLParser({ parseTagValue: false, ignoreAttributes: true, trimValues: true });
   }
   return xml;
@@ -104,8 +111,9 @@ function parseBody(text, mediaType) {
     return { ok: true, value: out };
   }
   if (mediaType === "application/xml" || mediaType === "text/xml") {
+    const parser = xmlParser();
     try {
-      const doc = xmlParser().parse(text);
+      const doc = parser.parse(text);
       const roots = Object.keys(doc).filter((k) => !k.startsWith("?"));
       if (roots.length !== 1) return { ok: false, message: "XML body must have exactly one root element" };
       const root = doc[roots[0]];

@@ -3,10 +3,14 @@
  * and `operations` for the whole contract, plus a named type for every schema file and a
  * `WebhookPayloads` map from `X-Service-Event` name to payload type, which the validators, the
  * client's webhook receiver and the reference server all key on.
+ *
+ * openapi-typescript (and the TypeScript it builds with, 40 MB together) is an optional peer
+ * dependency, loaded here only, so that installing the toolkit for its client, server or suite
+ * does not install a compiler.
  */
-import openapiTS, { astToString } from "openapi-typescript";
 import { Project, StructureKind } from "ts-morph";
 import type { OpenAPI3 } from "openapi-typescript";
+import { requirePeers } from "../package-files.ts";
 import { generatedHeader } from "../header.ts";
 import { unsupported } from "../problems.ts";
 import type { Model } from "../model.ts";
@@ -39,6 +43,8 @@ export const RESERVED_TYPE_NAMES = ["WebhookPayloads", "DeliveryEventName", "Ope
 export async function typesTarget({ model, portable, source }: TypesInput): Promise<GeneratedFile[]> {
   const clash = model.schemas.find((s) => RESERVED_TYPE_NAMES.includes(s.name));
   if (clash) throw unsupported(clash.path, ["title"], `"${clash.name}" is reserved for a generated type`);
+  requirePeers("generate (its types target)", "openapi-typescript", "typescript");
+  const { default: openapiTS, astToString } = await import("openapi-typescript");
   // defaultNonNullable off: a property with a `default` is optional to send (the server fills it
   // in), so it must stay optional in request types.
   const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true, defaultNonNullable: false });

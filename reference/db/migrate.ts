@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "./database.ts";
+import { packageFile } from "../../generators/package-files.ts";
 
-const MIGRATIONS_DIR = join(import.meta.dirname, "migrations");
+const MIGRATIONS_DIR = packageFile("reference", "db", "migrations");
 /** Arbitrary, fixed: identifies this application's migration lock among other advisory locks. */
 const MIGRATION_LOCK = 727_061_001;
 

@@ -8,12 +8,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { PACKAGE_JSON } from "../../generators/package-files.ts";
 
 // The image is only valid for the PGlite it was made with; the exact pin names that version
 // (PGlite's package.json is not in its exports, so it cannot be read from there).
-const PGLITE_VERSION = (
-  JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { dependencies: Record<string, string> }
-).dependencies["@electric-sql/pglite"];
+const PGLITE_VERSION = PACKAGE_JSON.dependencies["@electric-sql/pglite"];
 
 function cacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), ".cache") : tmpdir());

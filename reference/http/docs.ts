@@ -13,10 +13,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { loadPortableDocument } from "../../generators/portable-bundle.ts";
 import { indexHtml, initScript, SWAGGER_UI_FILES, type SwaggerUiFile } from "./docs-page.ts";
+import { PACKAGE_SPEC } from "../../generators/package-files.ts";
 
 export interface DocsOptions {
   /** The contract's root document; default spec/openapi.yaml of this repository. */
@@ -25,7 +26,7 @@ export interface DocsOptions {
   prefix?: string;
 }
 
-const DEFAULT_SPEC = resolve(import.meta.dirname, "../../spec/openapi.yaml");
+const DEFAULT_SPEC = PACKAGE_SPEC;
 
 export const DOCS_CSP = [
   "default-src 'self'",

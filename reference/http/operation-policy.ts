@@ -5,8 +5,8 @@
  * reference server enforces exactly this, so spec and server cannot drift apart.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parse } from "yaml";
+import { PACKAGE_SPEC } from "../../generators/package-files.ts";
 
 export interface OperationPolicy {
   operationId: string;
@@ -18,7 +18,7 @@ export interface OperationPolicy {
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
-export const DEFAULT_SPEC = join(import.meta.dirname, "../../spec/openapi.yaml");
+export const DEFAULT_SPEC = PACKAGE_SPEC;
 
 /** `"GET /repos/:owner/:repo/events"` (Fastify's route form) → policy. */
 export function loadOperationPolicies(specPath = DEFAULT_SPEC): Map<string, OperationPolicy> {

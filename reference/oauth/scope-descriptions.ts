@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCOPES, type Scope } from "../auth/scopes.ts";
+import { packageFile } from "../../generators/package-files.ts";
 
-const SCOPE_SCHEMA = join(import.meta.dirname, "../../spec/schemas/scope.json");
+const SCOPE_SCHEMA = packageFile("spec", "schemas", "scope.json");
 
 /** The seed's "(no scope)" row: what a token with an empty scope list may do. */
 export const NO_SCOPE_DESCRIPTION = "Read-only access to public information (public user profile, public repositories, gists).";

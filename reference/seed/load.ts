@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import type { Database, Queryable } from "../db/database.ts";
 import { addOrgMember, createOrganization, createUser, type Account } from "../store/accounts.ts";
 import { createApplication } from "../store/applications.ts";
+import { packageFile } from "../../generators/package-files.ts";
 
 export type SeedChoice = "demo" | "none" | (string & {});
 
@@ -32,8 +33,8 @@ export interface Fixture {
   applications?: { client_id: string; client_secret: string; name: string; url: string; callback_url: string; owner?: string; suspended?: boolean }[];
 }
 
-export const DEMO_FIXTURE = join(import.meta.dirname, "demo.yaml");
-const SCHEMA = JSON.parse(readFileSync(join(import.meta.dirname, "fixture.schema.json"), "utf8")) as object;
+export const DEMO_FIXTURE = packageFile("reference", "seed", "demo.yaml");
+const SCHEMA = JSON.parse(readFileSync(packageFile("reference", "seed", "fixture.schema.json"), "utf8")) as object;
 
 /** Arbitrary, fixed: this application's seed lock among other advisory locks. */
 const SEED_LOCK = 727_061_002;

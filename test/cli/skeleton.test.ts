@@ -17,7 +17,7 @@ const pkg = JSON.parse(read("package.json")) as {
   type: string;
   bin: Record<string, string>;
   engines: { node: string };
-  exports: Record<string, string | { types?: string; default: string }>;
+  exports: Record<string, string | { "service-contract-source": string; types: string; default: string }>;
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -68,12 +68,23 @@ describe("package.json", () => {
     else expect(allDeps[name]!.startsWith(version)).toBe(true);
   });
 
-  it("exports the public subpaths, each pointing at a file that exists", () => {
-    for (const sub of ["./validators", "./client", "./server", "./conformance", "./spec"]) expect(Object.keys(pkg.exports)).toContain(sub);
+  // A code export names its source (the `service-contract-source` condition, which a clone's
+  // tsconfig and tests use) and the compiled file and declarations built from it into dist/ (what
+  // an installed package resolves; test/package/consumer.test.ts imports each of those).
+  it("exports the public subpaths: each source exists, and its dist/ targets are its compiled form", () => {
+    for (const sub of ["./validators", "./types", "./client", "./server", "./conformance", "./spec"]) expect(Object.keys(pkg.exports)).toContain(sub);
+    const stem = (file: string) => file.replace(/^\.\/(dist\/)?/, "").replace(/(\.d)?\.[jt]s$/, "");
     for (const [sub, target] of Object.entries(pkg.exports)) {
       if (sub.includes("*")) continue;
-      const files = typeof target === "string" ? [target] : Object.values(target);
-      for (const file of files) expect(existsSync(join(repoRoot, file)), `${sub} → ${file}`).toBe(true);
+      if (typeof target === "string") {
+        expect(existsSync(join(repoRoot, target)), `${sub} → ${target}`).toBe(true);
+        continue;
+      }
+      const source = target["service-contract-source"];
+      expect(existsSync(join(repoRoot, source)), `${sub} → ${source}`).toBe(true);
+      expect(Object.keys(target), sub).toEqual(["service-contract-source", "types", "default"]);
+      expect(target.types, sub).toBe(`./dist/${stem(source)}.d.ts`);
+      expect(target.default, sub).toBe(`./dist/${stem(source)}.js`);
     }
   });
 

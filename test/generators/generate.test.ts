@@ -43,7 +43,7 @@ function driftedCopy(name: string): string {
 // The copy lives at <scratch>/spec so the generated headers read "spec/openapi.yaml", as in the repo.
 beforeAll(async () => {
   cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true });
-  const result = await runCli(["generate", "--out", "out"], { cwd: scratch });
+  const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: scratch });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
 }, 120_000);
@@ -67,14 +67,14 @@ describe("generate", () => {
   });
 
   it("is deterministic: a second run into another folder is byte-identical", async () => {
-    const result = await runCli(["generate", "--out", "out2"], { cwd: scratch });
+    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out2"], { cwd: scratch });
     expect(result.code).toBe(0);
     expect(snapshot(join(scratch, "out2"))).toEqual(snapshot(join(scratch, "out")));
   }, 60_000);
 
   it("--check passes on fresh output and writes nothing", async () => {
     const before = snapshot(join(scratch, "out"));
-    const result = await runCli(["generate", "--check", "--out", "out"], { cwd: scratch });
+    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: scratch });
     expect(result.stdout).toMatch(/out\/ is up to date/);
     expect(result.code).toBe(0);
     expect(snapshot(join(scratch, "out"))).toEqual(before);
@@ -89,7 +89,7 @@ describe("generate", () => {
 
   it("--check exits 1 after a schema changes, naming changed, new and deleted files", async () => {
     const dir = driftedCopy("drift");
-    const result = await runCli(["generate", "--check", "--out", "out"], { cwd: dir });
+    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/out\/ is out of date/);
     expect(result.stdout).toContain("changed: out/types.ts");
@@ -101,16 +101,16 @@ describe("generate", () => {
 
   it("generate then empties the folder (the stray file goes) and a second run changes nothing", async () => {
     const dir = driftedCopy("regenerate");
-    const first = await runCli(["generate", "--out", "out"], { cwd: dir });
+    const first = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
     expect(first.code).toBe(0);
     const files = snapshot(join(dir, "out"));
     expect(Object.keys(files)).not.toContain("stray.ts");
     expect(Object.keys(files)).toContain("validators/tables.js");
     expect(files["types.ts"]).toMatch(/\bdefault\??: boolean;/);
-    const second = await runCli(["generate", "--out", "out"], { cwd: dir });
+    const second = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
     expect(second.code).toBe(0);
     expect(snapshot(join(dir, "out"))).toEqual(files);
-    const check = await runCli(["generate", "--check", "--out", "out"], { cwd: dir });
+    const check = await runCli(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
     expect(check.code).toBe(0);
   }, 90_000);
 
@@ -119,7 +119,7 @@ describe("generate", () => {
     cpSync(join(scratch, "spec"), join(dir, "spec"), { recursive: true });
     const specFile = join(dir, "spec/openapi.yaml");
     writeFileSync(specFile, readFileSync(specFile, "utf8").replace("schemas/hook.json", "schemas/hook-typo.json"));
-    const result = await runCli(["generate", "--out", "out"], { cwd: dir });
+    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/REF_UNRESOLVED .*#\//);
     expect(result.stderr).toContain("hook-typo.json");
@@ -132,7 +132,7 @@ describe("generate", () => {
     [["--spec", "spec/nope.yaml"], /^service-contract: no such file: spec\/nope\.yaml\n$/],
     [["--targets", "client"], /^service-contract: --targets client imports from types and validators, which out3\/ does not have: add types,validators to --targets\n$/],
   ])("exits 2 with a usage message, writing nothing: %j", async (args, message) => {
-    const result = await runCli(["generate", ...args, "--out", "out3"], { cwd: scratch });
+    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", ...args, "--out", "out3"], { cwd: scratch });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -150,15 +150,29 @@ describe("generate", () => {
     ["", /--out needs a folder name/],
   ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message) => {
     const before = snapshot(join(scratch, "spec"));
-    const result = await runCli(["generate", "--out", out], { cwd: scratch });
+    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", out], { cwd: scratch });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(snapshot(join(scratch, "spec"))).toEqual(before);
   });
 
+  it("without --spec, generates the package's own contract wherever it runs, named by its package path", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "no-spec-here-"));
+    try {
+      const result = await runCli(["generate", "--targets", "types", "--out", "out"], { cwd: elsewhere });
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      const types = readFileSync(join(elsewhere, "out/types.ts"), "utf8");
+      expect(types.startsWith("// Generated by service-contract from service-contract/spec/openapi.yaml — do not edit.\n")).toBe(true);
+      expect(types.slice(types.indexOf("\n"))).toBe(readFileSync(join(repoRoot, "generated/types.ts"), "utf8").replace(/^[^\n]*/, ""));
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("refuses an --out that is a file", async () => {
     writeFileSync(join(scratch, "a-file"), "keep me\n");
-    for (const args of [["generate", "--out", "a-file"], ["generate", "--check", "--out", "a-file"]]) {
+    for (const args of [["generate", "--spec", "spec/openapi.yaml", "--out", "a-file"], ["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "a-file"]]) {
       const result = await runCli(args, { cwd: scratch });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/--out a-file is a file, not a folder/);

@@ -1,8 +1,10 @@
 /**
  * `generate --out` into a consumer's project, the way a build pipeline uses it: a new nested
  * folder outside this package, with service-contract installed as a dependency. The output must
- * name no path of the generating machine, import the runtime through the package's exports, pass
- * `tsc --strict` in the consumer's project, and load at run time.
+ * name no path of the generating machine, import the runtime by the package's name, pass
+ * `tsc --strict` in the consumer's project, and load at run time. The package's name is mapped to
+ * this clone's runtime sources (tsconfig `paths`, which tsc and tsx both follow), so no build is
+ * needed; test/package/consumer.test.ts does the same against the packed, installed package.
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -35,7 +37,18 @@ beforeAll(() => {
   writeFileSync(
     join(project, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ["node"] },
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        noEmit: true,
+        // for the runtime's own sources, which `paths` below points at
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+        types: ["node"],
+        paths: { "service-contract/runtime/*": [join(repoRoot, "runtime/*/index.ts")] },
+      },
       include: ["src"],
     }),
   );
@@ -60,8 +73,8 @@ describe("generate --out into another project", () => {
       expect(text, file).not.toContain(repoRoot);
       expect(text, file).not.toMatch(/from "(\.\.\/)+runtime\//);
     }
-    expect(readFileSync(join(project, out, "client/client.ts"), "utf8")).toContain('from "service-contract/runtime/client/index.ts"');
-    expect(readFileSync(join(project, out, "server/index.ts"), "utf8")).toContain('from "service-contract/runtime/server/index.ts"');
+    expect(readFileSync(join(project, out, "client/client.ts"), "utf8")).toContain('from "service-contract/runtime/client"');
+    expect(readFileSync(join(project, out, "server/index.ts"), "utf8")).toContain('from "service-contract/runtime/server"');
   });
 
   it("passes tsc --strict in the consumer's project, types intact", async () => {
@@ -69,8 +82,8 @@ describe("generate --out into another project", () => {
       join(project, "src/use.ts"),
       [
         'import Fastify from "fastify";',
-        'import { ServiceClient, createWebhookReceiver } from "./contract/generated/client/index.ts";',
-        'import { registerAllRoutes, type HostHandlers } from "./contract/generated/server/index.ts";',
+        'import { ServiceClient, createWebhookReceiver } from "./contract/generated/client/index.js";',
+        'import { registerAllRoutes, type HostHandlers } from "./contract/generated/server/index.js";',
         'import { validateWebhook } from "./contract/generated/validators/index.js";',
         "export async function use(handlers: HostHandlers<\"api\">): Promise<string> {",
         '  const client = new ServiceClient({ baseUrl: "http://127.0.0.1:1" });',
@@ -97,8 +110,8 @@ describe("generate --out into another project", () => {
       join(project, "src/run.ts"),
       [
         'import Fastify from "fastify";',
-        'import { ServiceClient } from "./contract/generated/client/index.ts";',
-        'import { registerRoutes } from "./contract/generated/server/index.ts";',
+        'import { ServiceClient } from "./contract/generated/client/index.js";',
+        'import { registerRoutes } from "./contract/generated/server/index.js";',
         "const app = Fastify();",
         'registerRoutes(app, { listThings: () => ({ status: 200, headers: { ETag: \'"1"\' }, body: [{ id: 1, name: "a", created_at: "2026-01-01T00:00:00Z" }] }) }, { host: "api" });',
         'const address = await app.listen({ port: 0, host: "127.0.0.1" });',

@@ -142,7 +142,7 @@ describe("the generated validators at import", () => {
     console.log(JSON.stringify(results));`;
 
   it("import and validate with code generation disabled", async () => {
-    const { stdout } = await run(process.execPath, ["--disallow-code-generation-from-strings", "--input-type=module", "-e", script], { cwd: root });
+    const { stdout } = await run(process.execPath, ["--disallow-code-generation-from-strings", "--conditions=service-contract-source", "--input-type=module", "-e", script], { cwd: root });
     expect(JSON.parse(stdout)).toEqual([true, false, false, true, true, true]);
   });
 

@@ -14,10 +14,10 @@ const repo = join(import.meta.dirname, "../..");
 
 describe("runtimeModules", () => {
   it.each([
-    ["the repository's generated/", join(repo, "generated"), "../../runtime/client/index.ts", "../../runtime/server/index.ts"],
-    ["a folder deeper in the repository", join(repo, "test/fixtures/mini/out"), "../../../../../runtime/client/index.ts", "../../../../../runtime/server/index.ts"],
-    ["another project", join(tmpdir(), "consumer/src/generated"), "service-contract/runtime/client/index.ts", "service-contract/runtime/server/index.ts"],
-    ["a sibling whose name starts like the repository's", `${repo}-copy/generated`, "service-contract/runtime/client/index.ts", "service-contract/runtime/server/index.ts"],
+    ["the repository's generated/", join(repo, "generated"), "../../runtime/client/index.js", "../../runtime/server/index.js"],
+    ["a folder deeper in the repository", join(repo, "test/fixtures/mini/out"), "../../../../../runtime/client/index.js", "../../../../../runtime/server/index.js"],
+    ["another project", join(tmpdir(), "consumer/src/generated"), "service-contract/runtime/client", "service-contract/runtime/server"],
+    ["a sibling whose name starts like the repository's", `${repo}-copy/generated`, "service-contract/runtime/client", "service-contract/runtime/server"],
   ])("%s", (_name, out, client, server) => {
     expect(runtimeModules(out)).toEqual({ client, server });
   });

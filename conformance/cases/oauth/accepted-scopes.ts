@@ -6,11 +6,12 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import type { OperationId } from "../../core/http.ts";
+import { PACKAGE_SPEC } from "../../../generators/package-files.ts";
 
 let table: Map<string, string[]> | undefined;
 
 function load(): Map<string, string[]> {
-  const doc = parse(readFileSync(new URL("../../../spec/openapi.yaml", import.meta.url), "utf8")) as { paths: Record<string, Record<string, { operationId?: string; "x-accepted-scopes"?: string[] }>> };
+  const doc = parse(readFileSync(PACKAGE_SPEC, "utf8")) as { paths: Record<string, Record<string, { operationId?: string; "x-accepted-scopes"?: string[] }>> };
   const out = new Map<string, string[]>();
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) {

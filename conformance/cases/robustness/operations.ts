@@ -6,10 +6,10 @@
  * takes (`security`). Bad inputs are derived from these schemas, so a change to the contract
  * changes what is tried without touching the cases.
  */
-import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { operationTable } from "../../../generated/client/operations.ts";
 import type { OperationId } from "../../core/http.ts";
+import { PACKAGE_SPEC } from "../../../generators/package-files.ts";
 
 /** A JSON Schema as it appears after dereferencing: every `$ref` replaced by its target. */
 export type Schema = Record<string, any>;
@@ -33,7 +33,7 @@ export interface OperationModel {
   auth: { anonymous: boolean; token: boolean; basic?: "user" | "app" };
 }
 
-export const SPEC_PATH = fileURLToPath(new URL("../../../spec/openapi.yaml", import.meta.url));
+export const SPEC_PATH = PACKAGE_SPEC;
 
 let loading: Promise<Map<string, OperationModel>> | undefined;
 

@@ -2,6 +2,7 @@
  * The OAuth client profile (spec/oauth-client-profile.schema.json): read as YAML or JSON,
  * validated with the project's Ajv, every problem reported at once with its JSON pointer.
  */
+import { packageFile } from "../../../generators/package-files.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -32,7 +33,7 @@ export class ClientProfileError extends Error {
   override name = "ClientProfileError";
 }
 
-const SCHEMA = join(import.meta.dirname, "../../../spec/oauth-client-profile.schema.json");
+const SCHEMA = packageFile("spec", "oauth-client-profile.schema.json");
 let validator: ValidateFunction | undefined;
 
 export function checkClientProfile(value: unknown, where = "the profile"): ClientProfile {

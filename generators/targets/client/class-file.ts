@@ -18,8 +18,8 @@ export function clientClass(view: ClientViewModel, header: string, runtime: stri
   const file = project.createSourceFile("client.ts", "");
   file.addImportDeclaration({ namedImports: ["ServiceClientCore"], moduleSpecifier: runtime });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["CallOptions", "ClientOptions", "RequestParts"], moduleSpecifier: runtime });
-  file.addImportDeclaration({ namedImports: ["operationTable"], moduleSpecifier: "./operations.ts" });
-  file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.ts" });
+  file.addImportDeclaration({ namedImports: ["operationTable"], moduleSpecifier: "./operations.js" });
+  file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
 
   const cls = file.addClass({
     name: "ServiceClient",

@@ -52,7 +52,7 @@ export function clientDeclarations(view: ClientViewModel, header: string, runtim
   const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
   const file = project.createSourceFile("types.ts", "// Request and response types of every operation of the contract, for client.ts.\n");
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["NotModified", "Reply"], moduleSpecifier: runtime });
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["operations"], moduleSpecifier: "../types.ts" });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["operations"], moduleSpecifier: "../types.js" });
 
   // Batched as statement structures, in the same order as before: ts-morph re-prints the file on
   // every insertion, so one call instead of two per operation.

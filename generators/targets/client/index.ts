@@ -14,8 +14,9 @@ import type { TargetInput } from "../registry.ts";
 import { clientClass } from "./class-file.ts";
 import { clientDeclarations } from "./declarations.ts";
 import { clientViewModel, operationMeta } from "./view-model.ts";
+import { packageFile } from "../../package-files.ts";
 
-const templatesDir = join(import.meta.dirname, "../../../templates/client");
+const templatesDir = packageFile("templates", "client");
 
 const handlebars = Handlebars.create();
 handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));

@@ -24,9 +24,9 @@ export function serverEntry(model: Model, header: string, runtime: string): stri
     moduleSpecifier: runtime,
   });
   file.addImportDeclaration({ namedImports: ["validateRequest", "validateResponse"], moduleSpecifier: "../validators/index.js" });
-  file.addImportDeclaration({ namedImports: ["routes"], moduleSpecifier: "./routes.ts" });
-  file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "O", moduleSpecifier: "./operations.ts" });
-  file.addExportDeclaration({ moduleSpecifier: "./operations.ts" });
+  file.addImportDeclaration({ namedImports: ["routes"], moduleSpecifier: "./routes.js" });
+  file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "O", moduleSpecifier: "./operations.js" });
+  file.addExportDeclaration({ moduleSpecifier: "./operations.js" });
   file.addExportDeclaration({ namedExports: ["routes"] });
   file.addExportDeclaration({
     isTypeOnly: true,

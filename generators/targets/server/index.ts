@@ -16,8 +16,9 @@ import type { TargetInput } from "../registry.ts";
 import { serverEntry } from "./entry.ts";
 import { operationTypes } from "./operation-types.ts";
 import { routeViews } from "./view-model.ts";
+import { packageFile } from "../../package-files.ts";
 
-const templatesDir = join(import.meta.dirname, "../../../templates/server");
+const templatesDir = packageFile("templates", "server");
 
 const handlebars = Handlebars.create();
 handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));

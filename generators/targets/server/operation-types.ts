@@ -95,7 +95,7 @@ function responseMembers(op: ModelOperation, response: ModelResponse): TypeText[
 export function operationTypes(model: Model, header: string, runtime: string): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile("operations.ts", "");
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["operations"], moduleSpecifier: "../types.ts" });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["operations"], moduleSpecifier: "../types.js" });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ExtraHeaders", "RequestBase"], moduleSpecifier: runtime });
   // One batched insertion: ts-morph re-prints the file on every add, so adding aliases one at a
   // time made this target the slowest step of generate.

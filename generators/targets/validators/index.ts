@@ -16,11 +16,12 @@ import { generatedHeader } from "../../header.ts";
 import { requireToImports } from "./esm.ts";
 import { validatorsViewModel, type CompileUnit } from "./view-model.ts";
 import { validatorDeclarations } from "./declarations.ts";
+import { packageFile } from "../../package-files.ts";
 
 type Standalone = (ajv: unknown, refsOrFunc: Record<string, string>) => string;
 const standaloneCode = ((standaloneModule as unknown as { default?: Standalone }).default ?? standaloneModule) as unknown as Standalone;
 
-const templatesDir = join(import.meta.dirname, "../../../templates/validators");
+const templatesDir = packageFile("templates", "validators");
 
 const handlebars = Handlebars.create();
 handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));

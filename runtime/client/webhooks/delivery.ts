@@ -6,14 +6,13 @@
  * tools send is byte for byte what the reference sends.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { sign } from "./signature.ts";
+import { PACKAGE_JSON } from "../../../generators/package-files.ts";
 
 export const JSON_TYPE = "application/json";
 export const FORM_TYPE = "application/x-www-form-urlencoded";
 
-const VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, "../../../package.json"), "utf8")) as { version: string }).version;
+const VERSION = PACKAGE_JSON.version;
 /** `Service-Hookshot/<short id>`: a short hash of the release, like the service's build ids. */
 export const USER_AGENT = `Service-Hookshot/${createHash("sha1").update(`service-contract ${VERSION}`).digest("hex").slice(0, 7)}`;
 

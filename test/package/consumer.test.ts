@@ -1,0 +1,328 @@
+/**
+ * The package as another project gets it: `npm pack` (which builds dist/ through prepack), then
+ * `npm install` of the tarball into an empty ESM project, exactly as a user would. From there:
+ * every export loads in plain Node (no TypeScript loader), the installed CLI runs from compiled
+ * code and defaults to the package's own contract, a strict `nodenext` TypeScript project that
+ * emits type-checks against the declarations and runs, including a client and server generated
+ * into its own tree with `generate --out`, and the install sizes stay within budget: the light
+ * `@service-contract/validators` ≤ 5 MB, the toolkit without its optional peers ≤ 120 MB.
+ *
+ * One pack and two installs for the whole file (npm's cache, --prefer-offline): about a minute.
+ */
+import { execFile, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../cli/run-cli.ts";
+
+const exec = promisify(execFile);
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
+const work = mkdtempSync(join(tmpdir(), "sc-consumer-"));
+const light = join(work, "light");
+const full = join(work, "full");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** npm as the user runs it, without the settings of an `npm test` that may be running this file. */
+const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
+Object.assign(npmEnv, { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" });
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function sh(command: string, args: string[], cwd: string): Promise<Run> {
+  try {
+    const { stdout, stderr } = await exec(command, args, { cwd, env: npmEnv, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? String(error) };
+  }
+}
+
+async function ok(command: string, args: string[], cwd: string): Promise<Run> {
+  const run = await sh(command, args, cwd);
+  if (run.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run;
+}
+
+/** `du -sk node_modules` in MB: what the install costs on disk. */
+async function installedMb(project: string): Promise<number> {
+  const { stdout } = await ok("du", ["-sk", "node_modules"], project);
+  return Number(stdout.split("\t")[0]) / 1024;
+}
+
+function emptyProject(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2));
+}
+
+const installs: Record<"light" | "full", { mb: number; output: string }> = {} as never;
+let toolkitTgz = "";
+let lightTgz = "";
+
+beforeAll(async () => {
+  const packs = join(work, "packs");
+  mkdirSync(packs);
+  // Both packs run their prepack build; the light one only copies and compiles one file.
+  await Promise.all([ok("npm", ["pack", "--pack-destination", packs], repoRoot), ok("npm", ["pack", "-w", "packages/validators", "--pack-destination", packs], repoRoot)]);
+  const tgz = readdirSync(packs);
+  toolkitTgz = join(packs, tgz.find((f) => f.startsWith("service-contract-"))!);
+  lightTgz = join(packs, tgz.find((f) => f.startsWith("service-contract-validators-"))!);
+  expect(toolkitTgz).not.toBe(lightTgz);
+
+  emptyProject(light);
+  emptyProject(full);
+  writeFileSync(join(full, "browser-profile.yaml"), "users:\n  - login: octocat\nauthorize:\n  driver: browser\n");
+  const install = (dir: string, tarball: string) => ok("npm", ["install", "--prefer-offline", tarball], dir);
+  const [l, f] = await Promise.all([install(light, lightTgz), install(full, toolkitTgz)]);
+  installs.light = { mb: await installedMb(light), output: l.stdout + l.stderr };
+  installs.full = { mb: await installedMb(full), output: f.stdout + f.stderr };
+  process.stdout.write(
+    `install sizes (du -sk node_modules): @service-contract/validators ${installs.light.mb.toFixed(1)} MB; ` +
+      `service-contract without optional peers ${installs.full.mb.toFixed(1)} MB\n`,
+  );
+}, 300_000);
+
+describe("the tarballs", () => {
+  it("hold dist/ and the contract, and no sources, tests, benchmarks or CI files", async () => {
+    const { stdout } = await ok("tar", ["tzf", toolkitTgz], work);
+    const files = stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
+    expect(files).toContain("dist/cli/main.js");
+    expect(files).toContain("dist/generated/validators/index.js");
+    expect(files).toContain("spec/openapi.yaml");
+    expect(files.filter((f) => /^(test|bench|\.ci|dist\/bench|dist\/test)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    const lightFiles = (await ok("tar", ["tzf", lightTgz], work)).stdout.trim().split("\n").sort();
+    expect(lightFiles).toEqual([
+      "package/README.md",
+      "package/dist/types.d.ts",
+      "package/dist/types.js",
+      "package/dist/validators/compiled-bodies.js",
+      "package/dist/validators/compiled-params.js",
+      "package/dist/validators/index.d.ts",
+      "package/dist/validators/index.js",
+      "package/dist/validators/tables.js",
+      "package/package.json",
+    ]);
+  });
+});
+
+describe("installed sizes and engines", () => {
+  it("validation alone costs at most 5 MB, with ajv and ajv-formats its only dependencies", () => {
+    expect(installs.light.mb).toBeLessThanOrEqual(5);
+    const lock = JSON.parse(readFileSync(join(light, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+    const top = Object.keys(lock.packages).filter((p) => /^node_modules\/(@[^/]+\/)?[^/@]+$/.test(p)).map((p) => p.slice("node_modules/".length));
+    expect(top.sort()).toEqual(["@service-contract/validators", "ajv", "ajv-formats", "fast-deep-equal", "fast-uri", "json-schema-traverse", "require-from-string"]);
+  });
+
+  it("the toolkit without its optional peers costs at most 120 MB and installs none of them", () => {
+    expect(installs.full.mb).toBeLessThanOrEqual(120);
+    for (const peer of ["@stoplight/prism-cli", "@redocly/cli", "playwright-core", "openapi-typescript", "typescript"]) {
+      expect(() => readFileSync(join(full, "node_modules", peer, "package.json")), peer).toThrow();
+    }
+  });
+
+  it("npm warns about no engine on this Node", () => {
+    expect(installs.light.output).not.toContain("EBADENGINE");
+    expect(installs.full.output).not.toContain("EBADENGINE");
+  });
+});
+
+describe("plain Node imports every export", () => {
+  it("of the toolkit and of the light package", async () => {
+    const script = `
+      import { readFileSync } from "node:fs";
+      const push = JSON.parse(readFileSync(new URL(import.meta.resolve("service-contract/spec/examples/webhooks/push/valid-branch-push.json")), "utf8"));
+      const validators = await import("service-contract/validators");
+      const lightValidators = await import("@service-contract/validators");
+      const exported = {
+        validators: typeof validators.validateWebhook,
+        types: Object.keys(await import("service-contract/types")).length,
+        client: typeof (await import("service-contract/client")).ServiceClient,
+        server: typeof (await import("service-contract/server")).registerRoutes,
+        conformance: typeof (await import("service-contract/conformance")).runSuite,
+        runtimeClient: typeof (await import("service-contract/runtime/client")).WebhookReceiver,
+        runtimeServer: typeof (await import("service-contract/runtime/server")).registerRouteTable,
+        spec: readFileSync(new URL(import.meta.resolve("service-contract/spec")), "utf8").startsWith("openapi: 3.1"),
+        light: typeof lightValidators.validateWebhook,
+        lightTypes: Object.keys(await import("@service-contract/validators/types")).length,
+      };
+      const verdicts = [validators, lightValidators].map((v) => [v.validateWebhook("push", push).valid, v.validateWebhook("push", { ...push, after: "x" }).errors?.[0]?.path]);
+      console.log(JSON.stringify({ exported, verdicts }));`;
+    // The toolkit's project gets the light package too, as a user of both would (the sizes above
+    // were measured before).
+    await ok("npm", ["install", "--prefer-offline", lightTgz], full);
+    const { stdout } = await ok(process.execPath, ["--input-type=module", "-e", script], full);
+    expect(JSON.parse(stdout)).toEqual({
+      exported: {
+        validators: "function",
+        types: 0,
+        client: "function",
+        server: "function",
+        conformance: "function",
+        runtimeClient: "function",
+        runtimeServer: "function",
+        spec: true,
+        light: "function",
+        lightTypes: 0,
+      },
+      verdicts: [
+        [true, "/after"],
+        [true, "/after"],
+      ],
+    });
+  }, 60_000);
+
+  it("the light package alone validates JSON, and names fast-xml-parser (an optional peer) for an XML body", async () => {
+    const script = `
+      import { validateResponse, validateSchema } from "@service-contract/validators";
+      let xml;
+      try {
+        validateResponse("createAccessToken", 200, "<OAuth/>", { mediaType: "application/xml" });
+      } catch (error) {
+        xml = error.message;
+      }
+      console.log(JSON.stringify({ user: validateSchema("User", { login: 1 }).valid, json: validateResponse("listPublicEvents", 200, "[]").valid, xml }));`;
+    const { stdout } = await ok(process.execPath, ["--input-type=module", "-e", script], light);
+    expect(JSON.parse(stdout)).toEqual({
+      user: false,
+      json: true,
+      xml: "validating an XML body needs fast-xml-parser: install it (npm install fast-xml-parser) to use this",
+    });
+  });
+});
+
+describe("the installed CLI", () => {
+  const cli = (args: string[]) => sh(join(full, "node_modules/.bin/service-contract"), args, full);
+
+  it("prints its version and validates with the package's own contract", async () => {
+    expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    const example = join(full, "node_modules/service-contract/spec/examples/webhooks/push/valid-branch-push.json");
+    const validated = await cli(["validate", "--event", "push", example]);
+    expect(validated.code, validated.stderr).toBe(0);
+  });
+
+  it("serves the reference server from the compiled code: migrations, demo seed and /docs found in the package", async () => {
+    const child = spawn(join(full, "node_modules/.bin/service-contract"), ["serve", "--port", "0", "--auth-port", "0", "--seed", "demo", "--no-history", "--quiet", "--data-dir", join(work, "data")], {
+      cwd: full,
+      env: npmEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    try {
+      const ready = await new Promise<{ api: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve: no ready line within 60 s; stderr:\n${stderr}`)), 60_000);
+        createInterface({ input: child.stdout }).once("line", (line) => {
+          clearTimeout(timer);
+          resolve(JSON.parse(line) as { api: string });
+        });
+        void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready; stderr:\n${stderr}`)));
+      });
+      const events = await fetch(`${ready.api}/repos/octocat/hello-world/events`);
+      expect(events.status).toBe(200);
+      expect(Array.isArray(await events.json())).toBe(true);
+      const docs = await fetch(`${ready.api}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain("swagger-ui");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }, 90_000);
+
+  it.each([
+    [["mock", "--port", "0"], "@stoplight/prism-cli"],
+    [["lint"], "@redocly/cli"],
+    [["generate", "--out", "src/contract"], "openapi-typescript and typescript"],
+    [["conformance", "--base-url", "http://127.0.0.1:9", "--auth-url", "http://127.0.0.1:9", "--profile", "browser-profile.yaml"], "playwright-core"],
+  ])("%j without its optional peer: one line naming what to install, exit 2", async (args, peer) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(new RegExp(`needs ${peer.replace(/[/.]/g, "\\$&")}, .*optional peer.*: install .*npm install --save-dev `));
+  });
+});
+
+describe("a strict nodenext TypeScript project that emits", () => {
+  beforeAll(async () => {
+    const dev = ["typescript", "openapi-typescript", "@types/node"].map((name) => `${name}@${pkg.devDependencies[name]}`);
+    await ok("npm", ["install", "--prefer-offline", "--save-dev", ...dev], full);
+    writeFileSync(
+      join(full, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "nodenext", moduleResolution: "nodenext", strict: true, outDir: "dist", rootDir: "src", types: ["node"] },
+        include: ["src"],
+      }),
+    );
+  }, 120_000);
+
+  it("generates into its own tree from the package's contract (--check in a consumer tree: test/generators/out-folder.test.ts)", async () => {
+    const generated = await sh(join(full, "node_modules/.bin/service-contract"), ["generate", "--out", "src/contract"], full);
+    expect(generated.stderr).toBe("");
+    expect(generated.code).toBe(0);
+    expect(readFileSync(join(full, "src/contract/client/client.ts"), "utf8")).toMatch(
+      /^\/\/ Generated by service-contract from service-contract\/spec\/openapi\.yaml — do not edit\.\n[^]*from "service-contract\/runtime\/client";/,
+    );
+  }, 120_000);
+
+  it("type-checks against the declarations, emits JavaScript, and runs", async () => {
+    writeFileSync(
+      join(full, "src/main.ts"),
+      `import { readFileSync } from "node:fs";
+import Fastify from "fastify";
+import { validateWebhook } from "service-contract/validators";
+import type { PushWebhookPayload } from "service-contract/types";
+import { ServiceClient as PackagedClient } from "service-contract/client";
+import type { HostHandlers } from "service-contract/server";
+import { runSuite, type Case } from "service-contract/conformance";
+import { WebhookReceiver } from "service-contract/runtime/client";
+import { validateWebhook as lightValidate } from "@service-contract/validators";
+import type { PushWebhookPayload as LightPush } from "@service-contract/validators/types";
+import { ServiceClient } from "./contract/client/index.js";
+import { registerRoutes } from "./contract/server/index.js";
+import { validateWebhook as generatedValidate } from "./contract/validators/index.js";
+
+const push: unknown = JSON.parse(readFileSync(new URL(import.meta.resolve("service-contract/spec/examples/webhooks/push/valid-branch-push.json")), "utf8"));
+const checked = validateWebhook("push", push);
+const ref: string = checked.valid ? (checked.value satisfies PushWebhookPayload).ref : "invalid";
+const light = lightValidate("push", push);
+const lightRef: string = light.valid ? (light.value satisfies LightPush).after : "invalid";
+const generated = generatedValidate("push", push);
+// @ts-expect-error a push payload's ref is a string, never a number
+const wrong: number = generated.valid ? generated.value.ref : 0;
+
+const handlers: Partial<HostHandlers<"api">> = {};
+const cases: Case[] = [];
+void [PackagedClient, WebhookReceiver, runSuite, handlers, cases, wrong];
+
+const app = Fastify();
+const rate = { "X-RateLimit-Limit": 60, "X-RateLimit-Remaining": 59, "X-RateLimit-Reset": 1700000000 };
+registerRoutes(app, { listRepoEvents: () => ({ status: 200, headers: { ETag: '"e1"', "X-Poll-Interval": 60, ...rate }, body: [] }) }, { host: "api" });
+const address = await app.listen({ port: 0, host: "127.0.0.1" });
+const reply = await new ServiceClient({ baseUrl: address }).listRepoEvents({ path: { owner: "octocat", repo: "hello" } });
+await app.close();
+console.log(JSON.stringify({ ref, lightRef: lightRef.length, status: reply.status, etag: reply.status === 200 ? reply.headers.ETag : null }));
+`,
+    );
+    const tsc = await sh(process.execPath, [join(full, "node_modules/typescript/bin/tsc"), "-p", "."], full);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+    // The generated validators are JavaScript with declarations, which tsc does not copy into
+    // outDir (`generate --help` says so): the one step such a project adds to its build.
+    mkdirSync(join(full, "dist/contract/validators"), { recursive: true });
+    for (const name of readdirSync(join(full, "src/contract/validators")).filter((n) => n.endsWith(".js"))) {
+      copyFileSync(join(full, "src/contract/validators", name), join(full, "dist/contract/validators", name));
+    }
+    const run = await ok(process.execPath, ["dist/main.js"], full);
+    expect(JSON.parse(run.stdout)).toEqual({ ref: "refs/heads/changes", lightRef: 40, status: 200, etag: '"e1"' });
+  }, 120_000);
+});
