@@ -158,4 +158,7 @@ function sendCommand(setExit: (code: number) => void): Command {
 }
 
 export const webhooksCommand: CommandFactory = (setExit) =>
-  new Command("webhooks").description("Act as the service towards a webhook receiver (webhooks send).").addCommand(sendCommand(setExit));
+  new Command("webhooks")
+    .description("Act as the service towards a webhook receiver (webhooks send).")
+    .addHelpText("after", "\nExamples:\n  service-contract webhooks send --list\n  service-contract webhooks send push --url http://127.0.0.1:9000/hook --secret s3cret")
+    .addCommand(sendCommand(setExit));

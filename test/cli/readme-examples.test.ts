@@ -26,6 +26,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../cli/free-port.ts";
 import { cliBin, repoRoot } from "./run-cli.ts";
 import { createInterface } from "node:readline";
 
@@ -143,7 +144,10 @@ describe("the READMEs", () => {
   const runnable = BLOCKS.filter((b) => !b.skip);
   // Concurrent: each block is self-contained (a walk-through keeps its variables within its block).
   it.concurrent.each(runnable.map((b) => [`${b.file}:${b.line}`, b] as const))("%s exits 0", async (_where, block) => {
+    // A block that starts a receiver of its own (port 9001) gets a free port instead.
+    const ownPort = block.script.includes("9001") ? await freePort() : 9001;
     const script = block.script
+      .replace(/\b9001\b/g, String(ownPort))
       .replace(/npx service-contract/g, `node ${cliBin}`)
       .replace(/http:\/\/127\.0\.0\.1:3000/g, serve.api)
       .replace(/http:\/\/127\.0\.0\.1:3001/g, serve.auth)

@@ -29,19 +29,24 @@ const GAPS: [string, string][] = [
   ["Versioning", "Versioning"],
 ];
 
-/** The entry: from `- **title**` to the next bullet or heading. */
+/** Where entries titled `title` start: `- [D-RULE-ID] **title**` (the rule ID is the rule table's). */
+function titleAt(title: string): RegExp {
+  return new RegExp(`^- \\[D-[A-Z0-9-]+\\] \\*\\*${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\*\\*`, "gm");
+}
+
+/** The entry: from `- [ID] **title**` to the next bullet or heading. */
 function entry(title: string): string | undefined {
-  const start = decisions.indexOf(`- **${title}**`);
+  const start = decisions.search(titleAt(title));
   if (start < 0) return undefined;
   const rest = decisions.slice(start + 2);
-  const end = rest.search(/\n(- \*\*|#)/);
+  const end = rest.search(/\n(- |#)/);
   return (end < 0 ? rest : rest.slice(0, end)).replace(/\s+/g, " ");
 }
 
 describe("spec/DECISIONS.md fills every 'not shown' of the seed", () => {
   it.each(GAPS)("%s → %s", (_seed, title) => {
     const text = entry(title);
-    expect(text, `no entry "- **${title}**" in spec/DECISIONS.md`).toBeDefined();
+    expect(text, `no entry "- [D-…] **${title}**" in spec/DECISIONS.md`).toBeDefined();
     expect(text, "marks the question as a seed gap").toMatch(/\(seed: not shown/);
     // question — choice — why: the title, then the choice, then the reason, separated by em dashes.
     const parts = text!.split(" — ");
@@ -50,6 +55,6 @@ describe("spec/DECISIONS.md fills every 'not shown' of the seed", () => {
   });
 
   it("has exactly one entry per gap", () => {
-    for (const [, title] of GAPS) expect(decisions.split(`- **${title}**`).length - 1, title).toBe(1);
+    for (const [, title] of GAPS) expect(decisions.match(titleAt(title))?.length ?? 0, title).toBe(1);
   });
 });
