@@ -216,7 +216,9 @@ describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () =
   }, 30_000);
 
   it("passes the conformance suite through the proxies: 0 failures", async () => {
-    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile });
+    // Two servers, a PostgreSQL and the proxies share two cores with the rest of the suite: a
+    // retry waits longer here than on one server alone, so deliveries get the suite's default bound.
+    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile: { ...profile, deliveryTimeoutMs: 10_000 } });
     const failed = summary.results.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failure?.message}`);
     expect(failed).toEqual([]);
     expect(summary.counts.passed).toBeGreaterThan(100);
