@@ -158,7 +158,7 @@ describe("OAuth cases catch defects (fake web hosts)", () => {
 
   it("a redirect_uri check by plain string prefix (no / boundary) fails the boundary cases", async () => {
     const results = await againstFake({ acceptRedirect: (given, callback) => given.startsWith(callback) }, REDIRECT_IDS);
-    expectRedirectOutcome(results, ["OAUTH-REDIRECT-007", "OAUTH-REDIRECT-015", "OAUTH-REDIRECT-016", "OAUTH-REDIRECT-017", "OAUTH-REDIRECT-018", "OAUTH-REDIRECT-020"]);
+    expectRedirectOutcome(results, ["OAUTH-REDIRECT-007", "OAUTH-REDIRECT-015", "OAUTH-REDIRECT-016", "OAUTH-REDIRECT-017", "OAUTH-REDIRECT-018", "OAUTH-REDIRECT-020", "OAUTH-REDIRECT-021"]);
     const failure = results["OAUTH-REDIRECT-007"]!.failure!;
     expect(failure.message).toMatch(/redirect_uri_mismatch/);
     expect(failure.actual).toBeUndefined(); // no error parameter: the code went to …/callbackx
@@ -175,7 +175,7 @@ describe("OAuth cases catch defects (fake web hosts)", () => {
         return false;
       }
     };
-    expectRedirectOutcome(await againstFake({ acceptRedirect: hostOnly }, REDIRECT_IDS), ["OAUTH-REDIRECT-008", "OAUTH-REDIRECT-009", "OAUTH-REDIRECT-014", "OAUTH-REDIRECT-020"]);
+    expectRedirectOutcome(await againstFake({ acceptRedirect: hostOnly }, REDIRECT_IDS), ["OAUTH-REDIRECT-008", "OAUTH-REDIRECT-009", "OAUTH-REDIRECT-014", "OAUTH-REDIRECT-020", "OAUTH-REDIRECT-021"]);
   });
 
   it("an exact-match-only check fails the accepted subdirectory and query cases", async () => {

@@ -182,7 +182,8 @@ function ambiguousPath(given: string): boolean {
 
 /**
  * The correct rule: same scheme, host and port; the callback path or below it at a `/`; no
- * ambiguous spelling of the path (spec/DECISIONS.md, Redirect URI path tricks).
+ * ambiguous spelling of the path (spec/DECISIONS.md, Redirect URI path tricks); the scheme, host
+ * and port written as the callback's (Redirect URI host and port as written).
  */
 export function correctRedirect(given: string, callback: string): boolean {
   let g: URL;
@@ -193,6 +194,8 @@ export function correctRedirect(given: string, callback: string): boolean {
   }
   const c = new URL(callback);
   if (given.includes("#") || g.username || g.password || g.origin !== c.origin) return false;
+  const written = given.slice(0, c.origin.length);
+  if (/\s/.test(given) || written.toLowerCase() !== c.origin || !/^([/?]|$)/.test(given.slice(c.origin.length))) return false;
   if (given !== callback && ambiguousPath(given)) return false;
   return g.pathname === c.pathname || g.pathname.startsWith(c.pathname.endsWith("/") ? c.pathname : `${c.pathname}/`);
 }
