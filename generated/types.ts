@@ -283,7 +283,8 @@ export interface paths {
          *     - On acceptance: 302 to the redirect URI with `code` (temporary, single use, valid for 10
          *       minutes) and `state` (unchanged). The client must compare `state` with the value it
          *       sent and abort when it differs.
-         *     - On failure (`application_suspended`, `redirect_uri_mismatch`, `access_denied`): 302 to the
+         *     - On failure (`application_suspended`, `redirect_uri_mismatch`, `access_denied`, and beyond
+         *       the seed `invalid_request`): 302 to the
          *       registered callback URL with `error`, `error_description`, `error_uri` and `state`.
          *
          *     `redirect_uri`, when given, must have the registered callback URL's host and port, and its
@@ -2851,9 +2852,10 @@ export interface components {
              * @description - `application_suspended`: the application was suspended for abuse, spam or misuse; contact support.
              *     - `redirect_uri_mismatch`: the redirect_uri does not match the registered callback URL; give a matching value or omit it.
              *     - `access_denied`: the user rejected the application.
+             *     - `invalid_request` (beyond the seed, RFC 6749 §4.1.2.1): a parameter the service cannot accept — a NUL character in `state`, or a PKCE `code_challenge` that is malformed or uses a method other than `S256`.
              * @enum {string}
              */
-            error: "application_suspended" | "redirect_uri_mismatch" | "access_denied";
+            error: "application_suspended" | "redirect_uri_mismatch" | "access_denied" | "invalid_request";
             /** @example The redirect_uri MUST match the registered callback URL for this application. */
             error_description: string;
             /**

@@ -135,7 +135,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors });
+  // Parser refusals on the web host too: the error shape and `Connection: close` (http/framework-errors.ts).
+  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors, clientErrorHandler: apiClientErrors });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 
