@@ -6,6 +6,7 @@
 import type { Database, Queryable } from "./db/database.ts";
 import type { FeedServing } from "./handlers/feeds.ts";
 import type { Fault } from "./faults.ts";
+import type { EgressPolicy } from "./hooks/egress.ts";
 
 export interface Urls {
   /** The API host, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -30,6 +31,8 @@ export interface Context {
   pings?: HookPings;
   /** The feed caches, shared by the feed handlers and the polling shortcut (http/feed-shortcut.ts). */
   feeds?: FeedServing;
+  /** Where hooks may post (hooks/egress.ts); undefined is the default, `local`. */
+  hookEgress?: EgressPolicy;
   /** Deliberate defects for testing the conformance suite (faults.ts); undefined on a correct server. */
   faults?: ReadonlySet<Fault>;
 }

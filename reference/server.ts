@@ -31,6 +31,7 @@ import type { DeliveryOptions } from "./deliveries/options.ts";
 import { faultSet, type Fault } from "./faults.ts";
 import { pastPageRequests } from "./http/past-page-fault.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
+import type { EgressPolicy } from "./hooks/egress.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -52,6 +53,8 @@ export interface ServerOptions {
   adminToken?: string;
   /** The webhook delivery engine (reference/deliveries): retry schedule, time-outs; `enabled: false` turns it off. */
   deliveries?: DeliveryOptions;
+  /** Where hooks may make the server send requests (hooks/egress.ts); default `local`. */
+  hookEgress?: EgressPolicy;
   /** Deliberate defects, for proving the conformance suite catches them (faults.ts). Never for real use. */
   faults?: readonly Fault[];
 }
@@ -107,11 +110,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const urls: Urls = { api: "", auth: "" };
-  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing(), ...(faults ? { faults } : {}) };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing(), ...(options.hookEgress ? { hookEgress: options.hookEgress } : {}), ...(faults ? { faults } : {}) };
   const deliveries =
     options.deliveries?.enabled === false
       ? undefined
-      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl, ...(faults ? { faults } : {}) }).catch(async (error: unknown) => {
+      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl, ...(options.hookEgress ? { hookEgress: options.hookEgress } : {}), ...(faults ? { faults } : {}) }).catch(async (error: unknown) => {
           await db.close();
           throw error;
         });

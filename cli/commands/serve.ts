@@ -23,6 +23,7 @@ interface ServeOptions {
   simulate?: boolean;
   history: boolean;
   fault?: string[];
+  hookEgress?: string;
 }
 
 
@@ -58,6 +59,7 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--validate-responses", "check every response against the contract (a violation becomes a 500)")
     .option("--simulate", "enable the admin endpoint POST /_admin/simulate/:event (token: $SERVICE_CONTRACT_ADMIN_TOKEN, else a random one printed on stderr)")
     .option("--no-history", "with --seed demo: skip recording the demo's months of activity")
+    .option("--hook-egress <local|public>", "where hooks may send: local (default: also loopback and private addresses) or public (public addresses only); link-local and cloud metadata never (default: $SERVICE_CONTRACT_HOOK_EGRESS, else local)")
     .option("--quiet", "print only the ready line")
     // For testing the conformance suite against deliberately broken variants (reference/faults.ts); not in --help.
     .addOption(new Option("--fault <name>", "break one rule of the contract on purpose (repeatable)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]))
@@ -84,6 +86,13 @@ export const serveCommand: CommandFactory = (setExit) =>
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
+      const { EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
+      let hookEgress;
+      try {
+        hookEgress = parseEgressPolicy(opts.hookEgress ?? process.env[EGRESS_ENV]);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
       const { FixtureError } = await import("../../reference/seed/load.ts");
       let server;
       try {
@@ -99,6 +108,7 @@ export const serveCommand: CommandFactory = (setExit) =>
           history: opts.history && { count: 300 },
           adminToken,
           deliveries,
+          hookEgress,
           ...(opts.fault ? { faults: opts.fault as Fault[] } : {}),
         });
       } catch (error) {

@@ -7,6 +7,7 @@
  */
 import { DEFAULT_SCHEDULE, type RetrySchedule } from "./schedule.ts";
 import type { Fault } from "../faults.ts";
+import { DEFAULT_EGRESS, type EgressPolicy } from "../hooks/egress.ts";
 
 export interface DeliveryOptions {
   /** false: no engine (nothing is enqueued or sent). Default true. */
@@ -28,6 +29,8 @@ export interface DeliveryOptions {
   onError?: (error: unknown) => void;
   /** Called after each attempt this process made (logging, metrics, tests). */
   onAttempt?: (attempt: AttemptReport) => void;
+  /** Where hooks may send requests (hooks/egress.ts). Default `local`. */
+  hookEgress?: EgressPolicy;
   /** Deliberate defects for testing the conformance suite (reference/faults.ts). */
   faults?: ReadonlySet<Fault>;
 }
@@ -50,6 +53,7 @@ export interface ResolvedDeliveryOptions {
   maxBodyBytes: number;
   onError: (error: unknown) => void;
   onAttempt?: (attempt: AttemptReport) => void;
+  hookEgress: EgressPolicy;
   faults?: ReadonlySet<Fault>;
 }
 
@@ -89,6 +93,7 @@ export function resolveOptions(options: DeliveryOptions = {}): ResolvedDeliveryO
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     onError: options.onError ?? reportError,
     ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
+    hookEgress: options.hookEgress ?? DEFAULT_EGRESS,
     ...(options.faults ? { faults: options.faults } : {}),
   };
 }

@@ -5,7 +5,9 @@
  * for `insecure_ssl: "1"`. Failures are named the way the delivery log shows them: `Invalid HTTP
  * Response: 500`, `timed out`, `connection refused`, `connection reset`, ….
  */
-import { Agent, request } from "undici";
+import { request } from "undici";
+import { DEFAULT_EGRESS, type EgressPolicy } from "../hooks/egress.ts";
+import { deliveryAgent, EGRESS_REFUSED } from "./egress-agent.ts";
 import type { DeliveryRequest } from "./request.ts";
 
 export const RESPONSE_EXCERPT_BYTES = 64 * 1024;
@@ -26,10 +28,6 @@ export interface AttemptOutcome {
   retryable: boolean;
 }
 
-// Keep-alive pools shared by every delivery; a separate one skips certificate checks.
-const secure = new Agent({ keepAliveTimeout: 4_000, connections: 64 });
-const insecure = new Agent({ keepAliveTimeout: 4_000, connections: 64, connect: { rejectUnauthorized: false } });
-
 function errorCode(error: unknown): string {
   const e = error as { code?: unknown; cause?: { code?: unknown } };
   return String(e?.cause?.code ?? e?.code ?? "");
@@ -39,6 +37,7 @@ function errorCode(error: unknown): string {
 export function failureStatus(error: unknown, timedOut: boolean): string {
   if (timedOut) return "timed out";
   const code = errorCode(error);
+  if (code === EGRESS_REFUSED) return "refused by egress policy";
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET") return "connection reset";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host not found";
@@ -78,7 +77,11 @@ export function tooLarge(bytes: number, limit: number): AttemptOutcome {
 /** Thrown when `cancel` (the server shutting down) cut the attempt: it did not happen, as far as the log goes. */
 export class AttemptCancelled extends Error {}
 
-export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cancel?: AbortSignal): Promise<AttemptOutcome> {
+/**
+ * One attempt under the hook egress policy (hooks/egress.ts). In `public` mode the answer's body
+ * is kept only when the attempt succeeded: a failed answer may come from an internal service.
+ */
+export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cancel?: AbortSignal, egress: EgressPolicy = DEFAULT_EGRESS): Promise<AttemptOutcome> {
   const deliveredAt = new Date();
   const started = performance.now();
   const abort = new AbortController();
@@ -99,7 +102,7 @@ export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cance
       method: "POST",
       headers: req.headers,
       body: req.body,
-      dispatcher: req.insecure ? insecure : secure,
+      dispatcher: deliveryAgent(egress, req.insecure),
       signal: abort.signal,
     });
     const chunks: Buffer[] = [];
@@ -119,7 +122,7 @@ export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cance
       status,
       message: ok ? "OK" : status,
       responseHeaders: flatHeaders(res.headers),
-      responseBody: excerptText(chunks),
+      responseBody: ok || egress === "local" ? excerptText(chunks) : null,
       retryable: true,
     };
   } catch (error) {

@@ -184,7 +184,7 @@ export class DeliveryWorker {
     const req = buildRequest(row, this.#options.faults);
     if (!req) return { jobId: job.id };
     const size = Buffer.byteLength(req.body);
-    const outcome = size > this.#options.maxBodyBytes ? tooLarge(size, this.#options.maxBodyBytes) : await sendAttempt(req, this.#options.timeoutMs, this.#shutdown.signal);
+    const outcome = size > this.#options.maxBodyBytes ? tooLarge(size, this.#options.maxBodyBytes) : await sendAttempt(req, this.#options.timeoutMs, this.#shutdown.signal, this.#options.hookEgress);
     this.#options.onAttempt?.({ guid: row.guid, event: row.event, hookId: row.hook_id, status: outcome.status, statusCode: outcome.statusCode });
     const ok = outcome.status === "OK";
     const delay = ok || !outcome.retryable || job.data.redelivery ? undefined : retryDelayMs(this.#options.schedule, job.data.try);

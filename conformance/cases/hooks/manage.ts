@@ -5,7 +5,8 @@
  * any time; organization-only events). Every response is validated against the contract by
  * operationId, so these cases check the Hook shape everywhere; on top they check what a schema
  * cannot: the values the request set, the write-only secret absent from the raw text, `*`
- * replacing the others, and a deleted hook gone.
+ * replacing the others, and a deleted hook gone. HOOKS-CREATE-006 goes past the seed (DECISIONS:
+ * Hook egress): hooks may never point at link-local or cloud metadata addresses.
  */
 import type { Case, CaseContext, Need } from "../../core/types.ts";
 import { HttpClient } from "../../core/http.ts";
@@ -126,6 +127,17 @@ export const MANAGE_CASES: Case[] = [
   hookCase("HOOKS-CREATE-005", "A webhook without config.url is refused with 422", SEED.endpoints, async (ctx) => {
     await expectRefused(ctx, repoPlace(ctx), { name: "web", config: { content_type: "json" }, events: ["push"] }, "a webhook without config.url");
   }),
+
+  hookCase(
+    "HOOKS-CREATE-006",
+    "A webhook at a link-local or cloud metadata address (169.254.169.254, [fe80::1], metadata.google.internal) is refused with 422",
+    "spec/DECISIONS.md › Hook egress",
+    async (ctx) => {
+      for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/hook", "http://metadata.google.internal/computeMetadata/v1/"]) {
+        await expectRefused(ctx, repoPlace(ctx), { name: "web", config: { url, content_type: "json" }, events: ["push"], active: false }, `a webhook posting to ${url}`);
+      }
+    },
+  ),
 
   hookCase("HOOKS-READ-001", "The created hook is in the list and readable by id, the same in both, without its secret", SEED.endpoints, async (ctx, id) => {
     const place = repoPlace(ctx);
