@@ -32,6 +32,7 @@ import { faultSet, type Fault } from "./faults.ts";
 import { pastPageRequests } from "./http/past-page-fault.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
 import type { EgressPolicy } from "./hooks/egress.ts";
+import { sealStoredTotpSeeds } from "./auth/totp-seeds.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -104,6 +105,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await migrate(db);
     if (options.seed && options.seed !== "none") await seedDatabase(db, options.seed);
+    // The data step of sealing TOTP seeds: rows stored in plain text before it (auth/totp-seeds.ts).
+    await sealStoredTotpSeeds(db);
   } catch (error) {
     await db.close();
     throw error;

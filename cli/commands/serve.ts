@@ -117,6 +117,10 @@ export const serveCommand: CommandFactory = (setExit) =>
         if (code === "EADDRINUSE" || code === "EACCES") throw new UsageError(`cannot listen: ${(error as Error).message}`);
         throw error;
       }
+      // On a shared PostgreSQL the sealing key of secrets at rest belongs outside the database (README, serve).
+      if (databaseUrl && !process.env.SERVICE_CONTRACT_SECRET_KEY) {
+        process.stderr.write("warning: SERVICE_CONTRACT_SECRET_KEY is not set: hook secrets and TOTP seeds are sealed with a key stored in the same database\n");
+      }
       process.stdout.write(JSON.stringify({ api: server.urls.api, auth: server.urls.auth }) + "\n");
       if (!opts.quiet) process.stderr.write(guide(server.urls, opts.seed));
       if (adminToken !== undefined && !process.env.SERVICE_CONTRACT_ADMIN_TOKEN) {
