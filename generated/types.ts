@@ -2411,7 +2411,7 @@ export interface components {
             /** @description True when the attempt was requested through `POST …/deliveries/:delivery_id/attempts`; false for the first attempt and automatic retries. */
             redelivery: boolean;
             /**
-             * @description `OK` for a 2xx answer, otherwise a short description of the failure (`Invalid HTTP Response: 500`, `timed out`, `connection refused`, `payload too large`, ...).
+             * @description `OK` for a 2xx answer, otherwise a short description of the failure (`Invalid HTTP Response: 500`, `timed out`, `connection refused`, `payload too large`, ...); `interrupted` for an attempt that began and never finished (the server stopped or crashed during it: the request may or may not have reached the receiver), logged beside the retry of the same delivery.
              * @example OK
              */
             status: string;
