@@ -63,25 +63,28 @@ export class AttemptStarts {
     this.#scheduled = false;
     const batch = this.#queue.splice(0);
     try {
-      await this.#db.transaction(async (tx) => {
-        const rows = batch.map(({ start: s }) => ({
-          job_id: s.jobId, guid: s.guid, hook_id: s.hookId, redelivery: s.redelivery, started_at: s.startedAt.toISOString(), url: s.url, request_headers: s.requestHeaders,
-        }));
-        // The starts of the same jobs from before: their attempts were cut short.
-        const old = await tx.query<StaleStart>(
-          `with old as (
-             delete from hook_delivery_starts s where s.job_id = any($2::uuid[])
-             returning s.id, s.guid::text as guid, s.hook_id::int as hook_id, s.redelivery, s.started_at, s.url, s.request_headers
-           ), ins as (
-             insert into hook_delivery_starts (job_id, guid, hook_id, redelivery, started_at, url, request_headers)
-             select x.job_id, x.guid, x.hook_id, x.redelivery, x.started_at, x.url, x.request_headers
-               from json_to_recordset($1::json) as x(job_id uuid, guid uuid, hook_id bigint, redelivery boolean, started_at timestamptz, url text, request_headers jsonb)
-           )
-           select guid, hook_id, redelivery, started_at, url, request_headers from old order by id`,
-          [JSON.stringify(rows), rows.map((r) => r.job_id)],
-        );
-        if (old.length > 0) await insertAttempts(tx, old.map(interrupted));
-      });
+      const rows = batch.map(({ start: s }) => ({
+        job_id: s.jobId, guid: s.guid, hook_id: s.hookId, redelivery: s.redelivery, started_at: s.startedAt.toISOString(), url: s.url, request_headers: s.requestHeaders,
+      }));
+      // One statement on the hot path: the new starts in, the same jobs' earlier starts (their
+      // attempts were cut short) read out. Only when there are such does a transaction follow.
+      const old = await this.#db.query<StaleStart & { id: number }>(
+        `with ins as (
+           insert into hook_delivery_starts (job_id, guid, hook_id, redelivery, started_at, url, request_headers)
+           select x.job_id, x.guid, x.hook_id, x.redelivery, x.started_at, x.url, x.request_headers
+             from json_to_recordset($1::json) as x(job_id uuid, guid uuid, hook_id bigint, redelivery boolean, started_at timestamptz, url text, request_headers jsonb)
+         )
+         select s.id::int as id, s.guid::text as guid, s.hook_id::int as hook_id, s.redelivery, s.started_at, s.url, s.request_headers
+           from hook_delivery_starts s where s.job_id = any($2::uuid[]) order by s.id`,
+        [JSON.stringify(rows), rows.map((r) => r.job_id)],
+      );
+      if (old.length > 0) {
+        // Logged and removed together: a crash in between leaves them to be found again.
+        await this.#db.transaction(async (tx) => {
+          await insertAttempts(tx, old.map(interrupted));
+          await tx.query("delete from hook_delivery_starts where id = any($1::bigint[])", [old.map((o) => o.id)]);
+        });
+      }
       for (const b of batch) b.done();
     } catch (error) {
       for (const b of batch) b.done(error ?? new Error("the attempt's start could not be written"));
