@@ -94,6 +94,8 @@ export async function referenceProfile(db: Database, adminToken: string): Promis
     authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
     ...referenceTriggers(ACTION_NAMES, adminToken, second.login),
     deliveryTimeoutMs: 5000,
+    // The reference implements PKCE (S256): the OAUTH-PKCE cases run.
+    pkce: true,
   };
 }
 

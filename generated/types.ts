@@ -252,6 +252,10 @@ export interface paths {
          *     single use: a second exchange answers `bad_verification_code`. A missing field is answered
          *     like a wrong one (`incorrect_client_credentials` for the credentials,
          *     `bad_verification_code` for the code). `scope` may be narrower than requested.
+         *
+         *     PKCE (beyond the seed, RFC 7636): a code issued with a `code_challenge` is exchanged only
+         *     with the matching `code_verifier`; one issued without is not exchanged with one. Either
+         *     mismatch is `bad_verification_code`, and the code stays unused.
          */
         post: operations["createAccessToken"];
         delete?: never;
@@ -283,7 +287,8 @@ export interface paths {
          *     - On acceptance: 302 to the redirect URI with `code` (temporary, single use, valid for 10
          *       minutes) and `state` (unchanged). The client must compare `state` with the value it
          *       sent and abort when it differs.
-         *     - On failure (`application_suspended`, `redirect_uri_mismatch`, `access_denied`): 302 to the
+         *     - On failure (`application_suspended`, `redirect_uri_mismatch`, `access_denied`, and beyond
+         *       the seed `invalid_request`): 302 to the
          *       registered callback URL with `error`, `error_description`, `error_uri` and `state`.
          *
          *     `redirect_uri`, when given, must have the registered callback URL's host and port, and its
@@ -1580,6 +1585,8 @@ export interface components {
             client_secret?: string;
             /** @description The code received on the redirect URI. */
             code?: string;
+            /** @description Beyond the seed (PKCE, RFC 7636): the verifier whose S256 challenge was sent on the authorize step (43 to 128 characters of A-Z a-z 0-9 - . _ ~). Required for a code issued with a code_challenge, refused (bad_verification_code) for one issued without. No pattern: a bad value must produce the OAuth error, not a 422. */
+            code_verifier?: string;
             /** @description The redirect URI of the authorize step; when given it must follow the registered callback URL's rules (redirect_uri_mismatch otherwise). No uri format: a bad value must produce the OAuth error, not a 422. */
             redirect_uri?: string;
         };
@@ -2404,7 +2411,7 @@ export interface components {
             /** @description True when the attempt was requested through `POST …/deliveries/:delivery_id/attempts`; false for the first attempt and automatic retries. */
             redelivery: boolean;
             /**
-             * @description `OK` for a 2xx answer, otherwise a short description of the failure (`Invalid HTTP Response: 500`, `timed out`, `connection refused`, `payload too large`, ...).
+             * @description `OK` for a 2xx answer, otherwise a short description of the failure (`Invalid HTTP Response: 500`, `timed out`, `connection refused`, `payload too large`, ...); `interrupted` for an attempt that began and never finished (the server stopped or crashed during it: the request may or may not have reached the receiver), logged beside the retry of the same delivery.
              * @example OK
              */
             status: string;
@@ -2851,9 +2858,10 @@ export interface components {
              * @description - `application_suspended`: the application was suspended for abuse, spam or misuse; contact support.
              *     - `redirect_uri_mismatch`: the redirect_uri does not match the registered callback URL; give a matching value or omit it.
              *     - `access_denied`: the user rejected the application.
+             *     - `invalid_request` (beyond the seed, RFC 6749 §4.1.2.1): a parameter the service cannot accept — a NUL character in `state`, or a PKCE `code_challenge` that is malformed or uses a method other than `S256`.
              * @enum {string}
              */
-            error: "application_suspended" | "redirect_uri_mismatch" | "access_denied";
+            error: "application_suspended" | "redirect_uri_mismatch" | "access_denied" | "invalid_request";
             /** @example The redirect_uri MUST match the registered callback URL for this application. */
             error_description: string;
             /**
@@ -4984,6 +4992,16 @@ export interface operations {
                  * @example 3e2c1b0f6a5d4c7b8a91
                  */
                 client_id: string;
+                /**
+                 * @description Beyond the seed (PKCE, RFC 7636): `BASE64URL(SHA-256(code_verifier))` without padding (43 characters). The code issued is then bound to it, and the token exchange needs the matching `code_verifier`. Optional for clients. A malformed challenge, or one without `code_challenge_method=S256`, is answered with the `invalid_request` redirect to the registered callback URL.
+                 * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+                 */
+                code_challenge?: string;
+                /**
+                 * @description Beyond the seed (PKCE): `S256`, the only method accepted (`plain` is refused with `invalid_request`). Required with `code_challenge`.
+                 * @example S256
+                 */
+                code_challenge_method?: string;
                 /**
                  * @description Where the user is sent after authorization. Default: the callback URL registered for the application. Must match its host and port exactly and have the callback path or a subdirectory of it. A value that breaks these rules (or is not a URL) is answered with the `redirect_uri_mismatch` redirect to the registered callback URL.
                  * @example https://app.example.com/oauth/callback

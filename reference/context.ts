@@ -5,6 +5,7 @@
  */
 import type { Database, Queryable } from "./db/database.ts";
 import type { FeedServing } from "./handlers/feeds.ts";
+import type { EgressPolicy } from "./hooks/egress.ts";
 
 export interface Urls {
   /** The API host, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -29,4 +30,5 @@ export interface Context {
   pings?: HookPings;
   /** The feed caches, shared by the feed handlers and the polling shortcut (http/feed-shortcut.ts). */
   feeds?: FeedServing;
+  hookEgress?: EgressPolicy;
 }

@@ -31,6 +31,8 @@ import { startDeliveries } from "./deliveries/engine.ts";
 import type { DeliveryOptions } from "./deliveries/options.ts";
 import { refuseUnstorableText } from "./http/text-guard.ts";
 import { publicOrigin } from "./public-url.ts";
+import type { EgressPolicy } from "./hooks/egress.ts";
+import { sealStoredTotpSeeds } from "./auth/totp-seeds.ts";
 
 export interface ServerOptions {
   host?: string;
@@ -57,6 +59,7 @@ export interface ServerOptions {
   adminToken?: string;
   /** The webhook delivery engine (reference/deliveries): retry schedule, time-outs; `enabled: false` turns it off. */
   deliveries?: DeliveryOptions;
+  hookEgress?: EgressPolicy;
 }
 
 export interface RunningServer {
@@ -109,17 +112,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await migrate(db);
     if (options.seed && options.seed !== "none") await seedDatabase(db, options.seed);
+    // The data step of sealing TOTP seeds: rows stored in plain text before it (auth/totp-seeds.ts).
+    await sealStoredTotpSeeds(db);
   } catch (error) {
     await db.close();
     throw error;
   }
 
   const urls: Urls = { api: "", auth: "" };
-  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing() };
+  const ctx: Context = { db, urls, now: options.now ?? (() => new Date()), feeds: feedServing(), ...(options.hookEgress ? { hookEgress: options.hookEgress } : {}) };
   const deliveries =
     options.deliveries?.enabled === false
       ? undefined
-      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl }).catch(async (error: unknown) => {
+      : await startDeliveries(db, urls, { ...options.deliveries, databaseUrl: options.databaseUrl, ...(options.hookEgress ? { hookEgress: options.hookEgress } : {}) }).catch(async (error: unknown) => {
           await db.close();
           throw error;
         });
@@ -143,7 +148,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors });
+  // Parser refusals on the web host too: the error shape and `Connection: close` (http/framework-errors.ts).
+  const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors, clientErrorHandler: apiClientErrors });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 

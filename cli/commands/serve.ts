@@ -28,6 +28,7 @@ interface ServeOptions {
   publicUrl?: string;
   publicAuthUrl?: string;
   trustProxy?: string;
+  hookEgress?: string;
 }
 
 /** `--public-url`/`--public-auth-url`, else their environment variables; undefined: the listening address. */
@@ -98,6 +99,7 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--public-url <origin>", "the API host's origin as clients reach it (a load balancer's), written into every absolute URL (default: $SERVICE_CONTRACT_PUBLIC_URL, else where it listens)")
     .option("--public-auth-url <origin>", "the same for the OAuth web host (default: $SERVICE_CONTRACT_PUBLIC_AUTH_URL, else where it listens)")
     .option("--trust-proxy <addresses>", "proxies whose X-Forwarded-For names the client, comma-separated IPs, CIDRs or loopback (default: $SERVICE_CONTRACT_TRUST_PROXY, else none)")
+    .option("--hook-egress <local|public>", "where hooks may send: local (default: also loopback and private addresses) or public (public addresses only); link-local and cloud metadata never (default: $SERVICE_CONTRACT_HOOK_EGRESS, else local)")
     .option("--quiet", "print only the ready line")
     .addHelpText(
       "after",
@@ -125,6 +127,13 @@ export const serveCommand: CommandFactory = (setExit) =>
       const authPort = parsePort("--auth-port", opts.authPort);
       await checkCanListen(opts.host, port, "--port");
       await checkCanListen(opts.host, authPort, "--auth-port");
+      const { EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
+      let hookEgress;
+      try {
+        hookEgress = parseEgressPolicy(opts.hookEgress ?? process.env[EGRESS_ENV]);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
       let server;
       try {
         server = await startServer({
@@ -141,6 +150,7 @@ export const serveCommand: CommandFactory = (setExit) =>
           deliveries,
           publicUrls: advertised,
           ...(trustProxy ? { trustProxy } : {}),
+          hookEgress,
         });
       } catch (error) {
         const usage = databaseUsageError(error, "serve");
@@ -148,6 +158,10 @@ export const serveCommand: CommandFactory = (setExit) =>
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen: ${(error as Error).message}`);
         throw error;
+      }
+      // On a shared PostgreSQL the sealing key of secrets at rest belongs outside the database (README, serve).
+      if (databaseUrl && !process.env.SERVICE_CONTRACT_SECRET_KEY) {
+        process.stderr.write("warning: SERVICE_CONTRACT_SECRET_KEY is not set: hook secrets and TOTP seeds are sealed with a key stored in the same database\n");
       }
       const ready = { api: server.urls.api, auth: server.urls.auth };
       const behindProxy = advertised.api !== undefined || advertised.auth !== undefined;

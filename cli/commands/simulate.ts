@@ -97,9 +97,13 @@ export const simulateCommand: CommandFactory = (setExit) =>
       if (opts.url) {
         const token = opts.adminToken ?? process.env.SERVICE_CONTRACT_ADMIN_TOKEN;
         if (!token) throw new UsageError("--url needs --admin-token (or $SERVICE_CONTRACT_ADMIN_TOKEN)");
-        const result = await viaServer(opts.url, token, event, { repo: opts.repo, actor: opts.actor, count, params });
-        print(result.events);
-        print(result.issue_events);
+        // The admin endpoint takes at most MAX_COUNT at a time: a larger --count goes in batches.
+        const { MAX_COUNT } = await import("../../reference/http/admin.ts");
+        for (let done = 0; done < count; done += MAX_COUNT) {
+          const result = await viaServer(opts.url, token, event, { repo: opts.repo, actor: opts.actor, count: Math.min(MAX_COUNT, count - done), params });
+          print(result.events);
+          print(result.issue_events);
+        }
         return setExit(EXIT_OK);
       }
       const databaseUrl = databaseUrlOption(opts.databaseUrl);

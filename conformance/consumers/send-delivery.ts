@@ -58,7 +58,7 @@ export function deliveryPool(): Agent {
 }
 
 export async function sendPrepared(d: PreparedDelivery, options: { timeoutMs?: number; signal?: AbortSignal; pool?: Dispatcher } = {}): Promise<AttemptOutcome> {
-  return sendAttempt({ ...d, fresh: true, insecure: false }, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.signal, options.pool);
+  return sendAttempt({ ...d, fresh: true, insecure: false }, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.signal, { dispatcher: options.pool });
 }
 
 export function isSuccess(outcome: Pick<AttemptOutcome, "statusCode">): boolean {

@@ -52,4 +52,6 @@ export interface Profile {
   triggerParams?: Record<string, Record<string, string>>;
   /** How long to wait for a webhook delivery (default 10000 ms). */
   deliveryTimeoutMs?: number;
+  /** PKCE (RFC 7636, S256) beyond the seed; false skips the OAUTH-PKCE cases. Default true. */
+  pkce?: boolean;
 }

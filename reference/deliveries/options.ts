@@ -6,6 +6,7 @@
  * engine use it to run a whole schedule in a second against a real `serve` child process.
  */
 import { DEFAULT_SCHEDULE, type RetrySchedule } from "./schedule.ts";
+import { DEFAULT_EGRESS, type EgressPolicy } from "../hooks/egress.ts";
 
 export interface DeliveryOptions {
   /** false: no engine (nothing is enqueued or sent). Default true. */
@@ -27,6 +28,7 @@ export interface DeliveryOptions {
   onError?: (error: unknown) => void;
   /** Called after each attempt this process made (logging, metrics, tests). */
   onAttempt?: (attempt: AttemptReport) => void;
+  hookEgress?: EgressPolicy;
 }
 
 export interface AttemptReport {
@@ -47,6 +49,7 @@ export interface ResolvedDeliveryOptions {
   maxBodyBytes: number;
   onError: (error: unknown) => void;
   onAttempt?: (attempt: AttemptReport) => void;
+  hookEgress: EgressPolicy;
 }
 
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -85,6 +88,7 @@ export function resolveOptions(options: DeliveryOptions = {}): ResolvedDeliveryO
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     onError: options.onError ?? reportError,
     ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
+    hookEgress: options.hookEgress ?? DEFAULT_EGRESS,
   };
 }
 

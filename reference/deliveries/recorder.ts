@@ -6,7 +6,8 @@
  * within GATHER_MS of the first (or BATCH of them), and attempts finishing while a batch is being
  * written wait for the next one (group commit): each batch costs a handful of statements
  * whatever its size, and on PGlite a statement's fixed cost is what limits a single connection.
- * Only the log waits for this; the receivers have their requests already.
+ * Only the log waits for this; the receivers have their requests already. The same transaction
+ * removes the attempts' starts (starts.ts), so an attempt is in the log as begun or as finished.
  */
 import type PgBoss from "pg-boss";
 import type { Database } from "../db/database.ts";
@@ -89,6 +90,8 @@ export class Recorder {
       if (done.affected !== batch.length) {
         if (strict || done.affected === 0) throw new StaleJob();
       }
+      // The attempts' starts (starts.ts) are done with: logged now, or nothing was sent.
+      await tx.query("delete from hook_delivery_starts where job_id = any($1::uuid[])", [batch.map((f) => f.jobId)]);
       await insertAttempts(tx, batch.flatMap((f) => (f.attempt ? [f.attempt] : [])));
       const latest = new Map<number, LastResponse>();
       for (const f of batch) if (f.attempt && f.lastResponse) latest.set(f.attempt.hookId, f.lastResponse);

@@ -5,7 +5,9 @@
  * for `insecure_ssl: "1"`. Failures are named the way the delivery log shows them: `Invalid HTTP
  * Response: 500`, `timed out`, `connection refused`, `connection reset`, ….
  */
-import { Agent, request, type Dispatcher } from "undici";
+import { request, type Dispatcher } from "undici";
+import { DEFAULT_EGRESS, type EgressPolicy } from "../hooks/egress.ts";
+import { deliveryAgent, EGRESS_REFUSED } from "./egress-agent.ts";
 import type { DeliveryRequest } from "./request.ts";
 
 export const RESPONSE_EXCERPT_BYTES = 64 * 1024;
@@ -26,10 +28,6 @@ export interface AttemptOutcome {
   retryable: boolean;
 }
 
-// Keep-alive pools shared by every delivery; a separate one skips certificate checks.
-const secure = new Agent({ keepAliveTimeout: 4_000, connections: 64 });
-const insecure = new Agent({ keepAliveTimeout: 4_000, connections: 64, connect: { rejectUnauthorized: false } });
-
 function errorCode(error: unknown): string {
   const e = error as { code?: unknown; cause?: { code?: unknown } };
   return String(e?.cause?.code ?? e?.code ?? "");
@@ -39,6 +37,7 @@ function errorCode(error: unknown): string {
 export function failureStatus(error: unknown, timedOut: boolean): string {
   if (timedOut) return "timed out";
   const code = errorCode(error);
+  if (code === EGRESS_REFUSED) return "refused by egress policy";
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET") return "connection reset";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host not found";
@@ -78,8 +77,24 @@ export function tooLarge(bytes: number, limit: number): AttemptOutcome {
 /** Thrown when `cancel` (the server shutting down) cut the attempt: it did not happen, as far as the log goes. */
 export class AttemptCancelled extends Error {}
 
-/** `dispatcher`: another connection pool than the engine's (a one-shot command closes its own and exits at once). */
-export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cancel?: AbortSignal, dispatcher?: Dispatcher): Promise<AttemptOutcome> {
+/** How an attempt leaves: the engine's pools under the hook egress policy, or a caller's own pool. */
+export interface AttemptRoute {
+  /** Default `local`. */
+  egress?: EgressPolicy;
+  /**
+   * Another connection pool than the engine's (a one-shot command closes its own and exits at
+   * once). A command that sends where its user says (`webhooks send`, the receiver suite) is not
+   * under the server's egress policy.
+   */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * One attempt under the hook egress policy (hooks/egress.ts). In `public` mode the answer's body
+ * is kept only when the attempt succeeded: a failed answer may come from an internal service.
+ */
+export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cancel?: AbortSignal, route: AttemptRoute = {}): Promise<AttemptOutcome> {
+  const egress = route.egress ?? DEFAULT_EGRESS;
   const deliveredAt = new Date();
   const started = performance.now();
   const abort = new AbortController();
@@ -100,7 +115,7 @@ export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cance
       method: "POST",
       headers: req.headers,
       body: req.body,
-      dispatcher: dispatcher ?? (req.insecure ? insecure : secure),
+      dispatcher: route.dispatcher ?? deliveryAgent(egress, req.insecure),
       signal: abort.signal,
     });
     const chunks: Buffer[] = [];
@@ -120,7 +135,7 @@ export async function sendAttempt(req: DeliveryRequest, timeoutMs: number, cance
       status,
       message: ok ? "OK" : status,
       responseHeaders: flatHeaders(res.headers),
-      responseBody: excerptText(chunks),
+      responseBody: ok || egress === "local" ? excerptText(chunks) : null,
       retryable: true,
     };
   } catch (error) {

@@ -21,6 +21,7 @@ import { slotWaitMs, type ResolvedDeliveryOptions } from "./options.ts";
 import { FetchSize } from "./fetch-size.ts";
 import type { PendingDelivery, PendingPayloads } from "./payloads.ts";
 import { Recorder, type Finished } from "./recorder.ts";
+import { AttemptStarts } from "./starts.ts";
 import { buildRequest, type DeliveryRequest, type SendRow } from "./request.ts";
 import { retryDelayMs } from "./schedule.ts";
 import { loadForSend, type AttemptRecord } from "./store.ts";
@@ -47,6 +48,7 @@ export class DeliveryWorker {
   readonly #boss: PgBoss;
   readonly #options: ResolvedDeliveryOptions;
   readonly #recorder: Recorder;
+  readonly #starts: AttemptStarts;
   readonly #fetchSize: FetchSize;
   /** How long a fetched job may wait for a slot (options.ts). */
   readonly #slotWaitMs: number;
@@ -68,6 +70,7 @@ export class DeliveryWorker {
     this.#options = options;
     this.#fetchSize = new FetchSize(options.concurrency, options.expireInSeconds);
     this.#slotWaitMs = slotWaitMs(options);
+    this.#starts = new AttemptStarts(db);
     this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at), onWritten: local.onWritten });
     // Every attempt in flight listens for the shutdown.
     setMaxListeners(0, this.#shutdown.signal);
@@ -184,7 +187,13 @@ export class DeliveryWorker {
     const req = buildRequest(row);
     if (!req) return { jobId: job.id };
     const size = Buffer.byteLength(req.body);
-    const outcome = size > this.#options.maxBodyBytes ? tooLarge(size, this.#options.maxBodyBytes) : await sendAttempt(req, this.#options.timeoutMs, this.#shutdown.signal);
+    const tooBig = size > this.#options.maxBodyBytes;
+    // In the log before it is sent (starts.ts): a crash during the attempt leaves it `interrupted`.
+    // Jobs of before migration 009 have no delivery row to log it against yet.
+    if (!tooBig && !job.data.first) {
+      await this.#starts.mark({ jobId: job.id, guid: row.guid, hookId: row.hook_id, redelivery: job.data.redelivery, startedAt: new Date(), url: req.url, requestHeaders: req.headers });
+    }
+    const outcome = tooBig ? tooLarge(size, this.#options.maxBodyBytes) : await sendAttempt(req, this.#options.timeoutMs, this.#shutdown.signal, { egress: this.#options.hookEgress });
     this.#options.onAttempt?.({ guid: row.guid, event: row.event, hookId: row.hook_id, status: outcome.status, statusCode: outcome.statusCode });
     const ok = outcome.status === "OK";
     const delay = ok || !outcome.retryable || job.data.redelivery ? undefined : retryDelayMs(this.#options.schedule, job.data.try);

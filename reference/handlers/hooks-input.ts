@@ -12,6 +12,7 @@ import { WEB, type ServiceDefinition } from "../hooks/catalog.ts";
 import { DEFAULT_EVENTS, isHookEventName, normalizeEvents, ORGANIZATION_ONLY_EVENTS, WILDCARD } from "../hooks/events.ts";
 import { sealSecret } from "../hooks/secret-box.ts";
 import { urlProblem } from "../hooks/urls.ts";
+import { urlEgressProblem, type EgressPolicy } from "../hooks/egress.ts";
 import type { HookRow } from "../store/hooks.ts";
 
 /** Where the hook is installed: repository hooks may not take organization-only events. */
@@ -75,8 +76,14 @@ function editedEvents(current: readonly string[], body: UpdateBody): Parsed<stri
   return { ok: true, value: normalizeEvents(list.filter((name) => !remove.includes(name))) };
 }
 
+/** A hook URL the egress policy refuses from its literal address or name (hooks/egress.ts), worded for a 422. */
+function egressProblem(url: string, egress: EgressPolicy): string | undefined {
+  const problem = urlEgressProblem(url, egress);
+  return problem ? `is refused by the hook egress policy: ${problem}` : undefined;
+}
+
 /** A webhook's config: `url` (http or https), `content_type`, `insecure_ssl`, and the sealed secret. */
-function webConfig(input: Record<string, unknown>, currentSecret: string | null): Parsed<{ config: Record<string, string>; secretSealed: string | null }> {
+function webConfig(input: Record<string, unknown>, currentSecret: string | null, egress: EgressPolicy): Parsed<{ config: Record<string, string>; secretSealed: string | null }> {
   const errors: ValidationItem[] = [];
   const text = (key: string): string | undefined => {
     const value = input[key];
@@ -93,7 +100,7 @@ function webConfig(input: Record<string, unknown>, currentSecret: string | null)
   const secret = text("secret");
   if (input.url === undefined) errors.push(item("config.url", "missing_field", "config.url is required."));
   else if (url !== undefined) {
-    const problem = urlProblem(url);
+    const problem = urlProblem(url) ?? egressProblem(url, egress);
     if (problem) errors.push(item("config.url", "invalid", `config.url ${problem}.`));
   }
   if (contentType !== "json" && contentType !== "form") errors.push(item("config.content_type", "invalid", 'config.content_type must be "json" or "form".'));
@@ -106,7 +113,7 @@ function webConfig(input: Record<string, unknown>, currentSecret: string | null)
 }
 
 /** A service hook's config: only the service's keys; `password` values sealed; left-out ones kept. */
-function serviceConfig(service: ServiceDefinition, input: Record<string, unknown>, current: Record<string, string> | undefined): Parsed<Record<string, string>> {
+function serviceConfig(service: ServiceDefinition, input: Record<string, unknown>, current: Record<string, string> | undefined, egress: EgressPolicy): Parsed<Record<string, string>> {
   const errors: ValidationItem[] = [];
   const types = new Map(service.schema.map(([type, key]) => [key, type]));
   const config: Record<string, string> = {};
@@ -132,6 +139,12 @@ function serviceConfig(service: ServiceDefinition, input: Record<string, unknown
     const kept = current?.[key];
     if (type === "password" && input[key] === undefined && kept !== undefined) config[key] = kept;
   }
+  // Where the service will post (its URL keys, or a URL it builds from a key): the egress policy.
+  const targets = service.targets ? service.targets(config) : service.urlKeys.filter((k) => config[k] !== undefined).map((k) => [k, config[k]!] as const);
+  for (const [key, url] of targets) {
+    const problem = errors.some((e) => e.field === `config.${key}`) ? undefined : egressProblem(url, egress);
+    if (problem) errors.push(item(`config.${key}`, "invalid", `config.${key} ${problem}.`));
+  }
   for (const key of service.required) {
     if (config[key] === undefined && !errors.some((e) => e.field === `config.${key}`)) errors.push(item(`config.${key}`, "missing_field", `config.${key} is required by ${service.name}.`));
   }
@@ -143,22 +156,22 @@ function serviceConfig(service: ServiceDefinition, input: Record<string, unknown
  * "creating it again" is: the request's values with the create defaults, passwords the request
  * leaves out kept.
  */
-export function parseCreate(body: CreateBody, place: HookPlace, service: ServiceDefinition | undefined, current?: HookRow): Parsed<HookValues> {
+export function parseCreate(body: CreateBody, place: HookPlace, service: ServiceDefinition | undefined, egress: EgressPolicy, current?: HookRow): Parsed<HookValues> {
   const errors = eventErrors(body.events, "events", place, service);
   const events = normalizeEvents(body.events ?? service?.events ?? DEFAULT_EVENTS);
   const active = body.active ?? true;
   if (body.name === WEB || !service) {
-    const config = webConfig(body.config, current?.secret_sealed ?? null);
+    const config = webConfig(body.config, current?.secret_sealed ?? null, egress);
     if (!config.ok) errors.push(...config.errors);
     return errors.length > 0 || !config.ok ? { ok: false, errors } : { ok: true, value: { events, active, ...config.value } };
   }
-  const config = serviceConfig(service, body.config, current?.config);
+  const config = serviceConfig(service, body.config, current?.config, egress);
   if (!config.ok) errors.push(...config.errors);
   return errors.length > 0 || !config.ok ? { ok: false, errors } : { ok: true, value: { events, active, config: config.value, secretSealed: null } };
 }
 
 /** An edit of `current`: keys left out keep their value. */
-export function parseUpdate(body: UpdateBody, current: HookRow, place: HookPlace, service: ServiceDefinition | undefined): Parsed<HookValues> {
+export function parseUpdate(body: UpdateBody, current: HookRow, place: HookPlace, service: ServiceDefinition | undefined, egress: EgressPolicy): Parsed<HookValues> {
   const errors = [
     ...eventErrors(body.events, "events", place, service),
     ...eventErrors(body.add_events, "add_events", place, service),
@@ -170,11 +183,11 @@ export function parseUpdate(body: UpdateBody, current: HookRow, place: HookPlace
   let secretSealed = current.secret_sealed;
   if (body.config !== undefined) {
     if (service) {
-      const parsed = serviceConfig(service, body.config, current.config);
+      const parsed = serviceConfig(service, body.config, current.config, egress);
       if (parsed.ok) config = parsed.value;
       else errors.push(...parsed.errors);
     } else {
-      const parsed = webConfig(body.config, current.secret_sealed);
+      const parsed = webConfig(body.config, current.secret_sealed, egress);
       if (parsed.ok) ({ config, secretSealed } = parsed.value);
       else errors.push(...parsed.errors);
     }

@@ -14,6 +14,7 @@ import { linkHeader, pageWindow } from "../http/pagination.ts";
 import { hookJson, hookUrl, hooksUrl } from "../serialize/hook.ts";
 import { deleteHook, findHook, insertHook, isHookConflict, listHooks, updateHook, webUrlTaken, type HookOwner, type HookRow, type HookScope } from "../store/hooks.ts";
 import { notFound, validHookId, type HookCaller } from "./hooks-access.ts";
+import { DEFAULT_EGRESS } from "../hooks/egress.ts";
 import { failed, parseCreate, parseUpdate, urlTaken, type CreateBody, type HookPlace, type HookValues, type UpdateBody } from "./hooks-input.ts";
 
 export interface Place {
@@ -72,7 +73,7 @@ export function created(ctx: Context, place: Place, row: HookRow) {
 /** A webhook (`name: web`) on the place; 422 when another one already posts to its URL. */
 export async function createWebHook(ctx: Context, place: Place, body: CreateBody, caller: HookCaller) {
   await ensureSecretKey(ctx.db);
-  const parsed = parseCreate(body, place.kind, undefined);
+  const parsed = parseCreate(body, place.kind, undefined, ctx.hookEgress ?? DEFAULT_EGRESS);
   if (!parsed.ok) return failed(parsed.errors);
   const values = parsed.value;
   try {
@@ -94,7 +95,7 @@ export async function updatePlaceHook(ctx: Context, place: Place, id: number, bo
     const outcome = await ctx.db.transaction(async (tx) => {
       const row = await findHook(tx, place.scope, id, true);
       if (!row) return notFound;
-      const parsed = parseUpdate(body, row, place.kind, row.name === WEB ? undefined : findService(row.name));
+      const parsed = parseUpdate(body, row, place.kind, row.name === WEB ? undefined : findService(row.name), ctx.hookEgress ?? DEFAULT_EGRESS);
       if (!parsed.ok) return failed(parsed.errors);
       const url = parsed.value.config.url;
       if (row.name === WEB && url !== undefined && url !== row.config.url && (await webUrlTaken(tx, target(place), url, row.id))) return urlTaken();

@@ -11,6 +11,7 @@ import { ensureSecretKey } from "../hooks/secret-box.ts";
 import { hookJson } from "../serialize/hook.ts";
 import { findServiceHook, isHookConflict, updateHook } from "../store/hooks.ts";
 import { administeredRepo, hookCaller, notFound, unauthenticated, type HookCaller } from "./hooks-access.ts";
+import { DEFAULT_EGRESS } from "../hooks/egress.ts";
 import { failed, item, parseCreate, type CreateBody } from "./hooks-input.ts";
 import { created, createWebHook, deletePlaceHook, getPlaceHook, insertAndPing, listPlaceHooks, updatePlaceHook, type Place } from "./hooks-manage.ts";
 import type { Supplied } from "./supplied.ts";
@@ -25,7 +26,7 @@ async function installService(ctx: Context, place: Place, service: ServiceDefini
   const attempt = () =>
     ctx.db.transaction(async (tx) => {
       const existing = await findServiceHook(tx, place.id, service.name);
-      const parsed = parseCreate(body, "repo", service, existing);
+      const parsed = parseCreate(body, "repo", service, ctx.hookEgress ?? DEFAULT_EGRESS, existing);
       if (!parsed.ok) return failed(parsed.errors);
       if (existing) {
         const row = await updateHook(tx, existing.id, { ...parsed.value, now: ctx.now() });

@@ -1,8 +1,9 @@
 /**
- * Hook secrets at rest. A webhook secret (and a service hook's `password` value) is a key the
+ * Secrets at rest. A webhook secret (and a service hook's `password` value) is a key the
  * server must use later — to sign deliveries, to authenticate to a service — so it cannot be kept
  * as a digest like tokens are: it is sealed with AES-256-GCM instead, and only `openSecret`, at
- * delivery time, sees the plaintext again. The key comes from `SERVICE_CONTRACT_SECRET_KEY` (32
+ * delivery time, sees the plaintext again. Two-factor (TOTP) seeds are sealed the same way, with
+ * their own purpose (auth/totp-seeds.ts). The key comes from `SERVICE_CONTRACT_SECRET_KEY` (32
  * bytes, hex or base64) when set; otherwise it is generated once and kept in the `server_keys`
  * table, so every instance on one database shares it. That protects against a leaked dump or
  * backup of the hooks table, not against someone holding the whole database (key included) —
@@ -19,8 +20,13 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const VERSION = "v1:";
-// Binds every sealed value to its purpose: a ciphertext made elsewhere with the same key does not open.
-const AAD = Buffer.from("service-contract hook secret v1");
+// Binds every sealed value to its purpose: a ciphertext made elsewhere with the same key does not
+// open (a sealed TOTP seed pasted into a hook's secret column does not sign deliveries).
+export type SealPurpose = "hook" | "totp";
+const AAD: Record<SealPurpose, Buffer> = {
+  hook: Buffer.from("service-contract hook secret v1"),
+  totp: Buffer.from("service-contract totp seed v1"),
+};
 
 let key: Buffer | undefined;
 
@@ -80,21 +86,21 @@ function current(): Buffer {
 }
 
 /** `v1:` + base64(iv ‖ tag ‖ ciphertext); a fresh random IV every time, so equal secrets differ. */
-export function sealSecret(plain: string): string {
+export function sealSecret(plain: string, purpose: SealPurpose = "hook"): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", current(), iv);
-  cipher.setAAD(AAD);
+  cipher.setAAD(AAD[purpose]);
   const ciphertext = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return VERSION + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64");
 }
 
 /** The plaintext of a `sealSecret` value; throws when it was altered or sealed with another key. */
-export function openSecret(sealed: string): string {
+export function openSecret(sealed: string, purpose: SealPurpose = "hook"): string {
   if (!sealed.startsWith(VERSION)) throw new Error("not a sealed secret");
   const bytes = Buffer.from(sealed.slice(VERSION.length), "base64");
   if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error("not a sealed secret");
   const decipher = createDecipheriv("aes-256-gcm", current(), bytes.subarray(0, IV_BYTES));
-  decipher.setAAD(AAD);
+  decipher.setAAD(AAD[purpose]);
   decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
 }

@@ -18,7 +18,7 @@ import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
 import { parseBasic } from "../auth/basic.ts";
 import { sha256Hex } from "../auth/secrets.ts";
-import { verifyTotp } from "../auth/totp.ts";
+import { verifyStoredTotp } from "../auth/totp-seeds.ts";
 import { authenticatePassword, type Account } from "../store/accounts.ts";
 import { verifyClientCredentials, type Application } from "../store/applications.ts";
 import { remaining, type RateLimiter } from "./rate-limit.ts";
@@ -85,7 +85,7 @@ export async function authenticateBasic(
     const code = request.headers["x-service-otp"];
     // No code yet is the normal first step of a two-factor client, not a failed attempt.
     if (code === undefined) return refused(401, MESSAGES.otp, user.two_factor);
-    const valid = typeof code === "string" && user.totp_secret !== null && verifyTotp(user.totp_secret, code.trim(), now());
+    const valid = typeof code === "string" && (await verifyStoredTotp(db, user.totp_secret, code.trim(), now()));
     if (!valid) {
       await limiter.consume(key, MAX_FAILED_LOGINS);
       return refused(401, MESSAGES.otp, user.two_factor);

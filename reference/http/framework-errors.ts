@@ -40,6 +40,8 @@ export const webFrameworkErrors: FrameworkErrors = (error, request: FastifyReque
  * are answered here, on the socket, in the error shape (Fastify's default writes its own format).
  * `Connection: close` tells a keep-alive client that this socket is done, as Node's own answer
  * does; without it the client pools the socket and its next request fails with a hang-up.
+ * Both hosts use it: on the web host the request's `Accept` is not known (its headers are what
+ * failed to parse), so the answer is the error shape there too.
  */
 export function apiClientErrors(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;

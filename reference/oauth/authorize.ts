@@ -26,6 +26,7 @@ import { authorizeError, type AuthorizeErrorCode } from "./errors.ts";
 import type { Page } from "./html.ts";
 import { consentPage, loginPage, notFoundPage, type AppSummary } from "./pages.ts";
 import { originOf, resolveRedirectUri, withQuery } from "./redirect-uri.ts";
+import { checkChallenge } from "./pkce.ts";
 import { loginCsrf, signedIn } from "./web-session.ts";
 
 export const AUTHORIZE_PATH = "/login/oauth/authorize";
@@ -35,12 +36,14 @@ export interface AuthorizeParams {
   redirect_uri?: string;
   scope?: string;
   state?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
 }
 
 export type Checked =
   | { kind: "unknown_client" }
   | { kind: "error_redirect"; location: string }
-  | { kind: "ok"; app: Application; redirectUri: string; scopes: Scope[]; state: string | undefined };
+  | { kind: "ok"; app: Application; redirectUri: string; scopes: Scope[]; state: string | undefined; codeChallenge: string | undefined };
 
 /** The requested scopes: known names only, normalised. */
 export function requestedScopes(input: string | undefined): Scope[] {
@@ -58,7 +61,9 @@ export async function checkAuthorizeRequest(ctx: Context, p: AuthorizeParams): P
   if (app.suspended) return { kind: "error_redirect", location: errorRedirect(app, "application_suspended", p.state) };
   const redirect = resolveRedirectUri(app.callback_url, p.redirect_uri);
   if (!redirect.ok) return { kind: "error_redirect", location: errorRedirect(app, "redirect_uri_mismatch", p.state) };
-  return { kind: "ok", app, redirectUri: redirect.uri, scopes: requestedScopes(p.scope), state: p.state };
+  const pkce = checkChallenge(p.code_challenge, p.code_challenge_method);
+  if (!pkce.ok) return { kind: "error_redirect", location: errorRedirect(app, "invalid_request", p.state) };
+  return { kind: "ok", app, redirectUri: redirect.uri, scopes: requestedScopes(p.scope), state: p.state, codeChallenge: pkce.challenge };
 }
 
 export async function appSummary(ctx: Context, app: Application): Promise<AppSummary> {
@@ -110,14 +115,14 @@ export function authorizeHandler(ctx: Context) {
     const checked = await checkAuthorizeRequest(ctx, query);
     if (checked.kind === "unknown_client") return notFoundResult(UNKNOWN_CLIENT);
     if (checked.kind === "error_redirect") return redirectResult(checked.location);
-    const { app, redirectUri, scopes, state } = checked;
+    const { app, redirectUri, scopes, state, codeChallenge } = checked;
 
     const who = await signedIn(ctx, raw.headers);
     if (!who) return loginResult(ctx, raw.headers, raw.url, await appSummary(ctx, app), flowTargets(checked));
 
     const grant = await findWebGrant(ctx.db, who.user.id, app.id);
     if (grant && scopes.every((s) => satisfies(grant.scopes, [s]))) {
-      const code = await issueCode(ctx.db, { appId: app.id, userId: who.user.id, redirectUri, scopes: grant.scopes, now: ctx.now() });
+      const code = await issueCode(ctx.db, { appId: app.id, userId: who.user.id, redirectUri, scopes: grant.scopes, now: ctx.now(), codeChallenge });
       return redirectResult(withQuery(redirectUri, { code, state }));
     }
 
@@ -126,7 +131,7 @@ export function authorizeHandler(ctx: Context) {
       app: await appSummary(ctx, app),
       scopes,
       csrf: who.session.csrfToken,
-      request: { client_id: app.client_id, redirect_uri: redirectUri, scope: scopes.join(","), state },
+      request: { client_id: app.client_id, redirect_uri: redirectUri, scope: scopes.join(","), state, ...(codeChallenge ? { code_challenge: codeChallenge, code_challenge_method: "S256" } : {}) },
       returnTo: raw.url,
       redirectOrigin: originOf(redirectUri) ?? redirectUri,
       formTargets: flowTargets(checked),

@@ -33,14 +33,14 @@ export function decisionRoute(ctx: Context) {
     }
     if (!f.client_id) return sendPage(reply, errorPage(400, "Bad request", "The form names no application."));
 
-    const checked = await checkAuthorizeRequest(ctx, { client_id: f.client_id, redirect_uri: f.redirect_uri, scope: f.scope, state: f.state });
+    const checked = await checkAuthorizeRequest(ctx, { client_id: f.client_id, redirect_uri: f.redirect_uri, scope: f.scope, state: f.state, code_challenge: f.code_challenge, code_challenge_method: f.code_challenge_method });
     if (checked.kind === "unknown_client") return sendPage(reply, notFoundPage(UNKNOWN_CLIENT));
     if (checked.kind === "error_redirect") return sendRedirect(reply, checked.location);
-    const { app, redirectUri, scopes, state } = checked;
+    const { app, redirectUri, scopes, state, codeChallenge } = checked;
 
     if (f.decision === "deny") return sendRedirect(reply, errorRedirect(app, "access_denied", state));
     if (f.decision !== "authorize") return sendPage(reply, errorPage(400, "Bad request", "Choose Authorize or Deny."));
-    const code = await issueCode(ctx.db, { appId: app.id, userId: who.user.id, redirectUri, scopes, now: ctx.now() });
+    const code = await issueCode(ctx.db, { appId: app.id, userId: who.user.id, redirectUri, scopes, now: ctx.now(), codeChallenge });
     return sendRedirect(reply, withQuery(redirectUri, { code, state }), [], flowTargets(checked));
   };
 }

@@ -6,7 +6,7 @@
  */
 const DOCS = "https://developer.service.example/v3/oauth/";
 
-export type AuthorizeErrorCode = "application_suspended" | "redirect_uri_mismatch" | "access_denied";
+export type AuthorizeErrorCode = "application_suspended" | "redirect_uri_mismatch" | "access_denied" | "invalid_request";
 export type TokenErrorCode = "incorrect_client_credentials" | "redirect_uri_mismatch" | "bad_verification_code";
 
 export interface OAuthErrorFields {
@@ -19,6 +19,8 @@ const AUTHORIZE: Record<AuthorizeErrorCode, [string, string]> = {
   application_suspended: ["Your application has been suspended. Contact support.", "application-suspended"],
   redirect_uri_mismatch: ["The redirect_uri MUST match the registered callback URL for this application.", "redirect-uri-mismatch"],
   access_denied: ["The user has denied your application access.", "access-denied"],
+  // Beyond the seed (RFC 6749 §4.1.2.1): a parameter the service cannot use (a NUL in state, a PKCE challenge it does not accept).
+  invalid_request: ["The authorization request has a parameter the service cannot accept.", "invalid-request"],
 };
 
 const TOKEN: Record<TokenErrorCode, [string, string]> = {

@@ -34,17 +34,25 @@ export function readForm(request: FastifyRequest): FormResult {
 /**
  * A same-site path to send the user to after signing in or out; anything else (absolute URLs,
  * `//host`, `/\host`, control characters) becomes undefined, so no form can be turned into an
- * open redirect.
+ * open redirect. The check is on what is actually sent: the path resolved (dot segments, `%2e`)
+ * must still start with one `/` and not `//` or `/\` — `/.//evil.test` resolves to
+ * `//evil.test`, which a browser reads as another host — and resolving it again must change
+ * nothing, so the browser lands where this check looked.
  */
 export function safeReturnTo(value: string | undefined): string | undefined {
   if (!value || value.length > 8192 || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return undefined;
-  try {
-    const url = new URL(value, "http://same.invalid");
-    return url.origin === "http://same.invalid" ? url.pathname + url.search : undefined;
-  } catch {
-    return undefined;
-  }
+  const resolve = (path: string): string | undefined => {
+    try {
+      const url = new URL(path, "http://same.invalid");
+      return url.origin === "http://same.invalid" ? url.pathname + url.search : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const resolved = resolve(value);
+  if (resolved === undefined || !/^\/(?![/\\])/.test(resolved) || resolve(resolved) !== resolved) return undefined;
+  return resolved;
 }
 
 export async function sendPage(reply: FastifyReply, p: Page, cookies: readonly string[] = []): Promise<void> {

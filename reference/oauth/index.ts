@@ -14,7 +14,7 @@ import type { FastifyInstance } from "fastify";
 import type { HostHandlers, InvalidRequestHandlers } from "../../generated/server/index.ts";
 import type { Context } from "../context.ts";
 import { databaseRateLimiter, memoryRateLimiter } from "../http/rate-limit.ts";
-import { authorizeHandler, notFoundResult } from "./authorize.ts";
+import { authorizeHandler, checkAuthorizeRequest, errorRedirect, notFoundResult, redirectResult, UNKNOWN_CLIENT } from "./authorize.ts";
 import { decisionRoute } from "./decision.ts";
 import { ROUTES } from "./pages.ts";
 import { reviewHandler, revokeRoute } from "./review.ts";
@@ -34,10 +34,20 @@ function describe(fields: readonly string[]): string {
 }
 
 /** HTML answers to requests the generated validators refuse (missing or repeated parameters). */
-export function oauthInvalidRequest(_ctx: Context): InvalidRequestHandlers<"auth"> {
+export function oauthInvalidRequest(ctx: Context): InvalidRequestHandlers<"auth"> {
   return {
-    authorize: (failure) =>
-      notFoundResult(`This authorization link is not valid${describe((failure.body.errors ?? []).map((e) => e.field))}: it needs exactly one client_id, and each other parameter at most once.`),
+    authorize: async (failure, raw) => {
+      // A NUL in `state` alone (DECISIONS: NUL in state): the application is known, so it gets
+      // its error redirect, with the state it sent echoed (percent-encoded: `%00`).
+      const { client_id, redirect_uri, state } = raw.query;
+      const fields = (failure.body.errors ?? []).map((e) => e.field);
+      if (fields.length === 1 && fields[0] === "state" && typeof client_id === "string" && typeof state === "string" && state.includes("\0") && (redirect_uri === undefined || typeof redirect_uri === "string")) {
+        const checked = await checkAuthorizeRequest(ctx, { client_id, redirect_uri, state });
+        if (checked.kind === "unknown_client") return notFoundResult(UNKNOWN_CLIENT);
+        return redirectResult(checked.kind === "error_redirect" ? checked.location : errorRedirect(checked.app, "invalid_request", state));
+      }
+      return notFoundResult(`This authorization link is not valid${describe((failure.body.errors ?? []).map((e) => e.field))}: it needs exactly one client_id, and each other parameter at most once.`);
+    },
     getApplicationReview: () => notFoundResult("There is no page here."),
   };
 }

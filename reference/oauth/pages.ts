@@ -69,7 +69,7 @@ export interface ConsentView {
   scopes: readonly Scope[];
   csrf: string;
   /** The authorize request, carried to the decision post. */
-  request: { client_id: string; redirect_uri: string; scope: string; state?: string };
+  request: { client_id: string; redirect_uri: string; scope: string; state?: string; code_challenge?: string; code_challenge_method?: string };
   returnTo: string;
   redirectOrigin: string;
   formTargets: readonly string[];

@@ -2,8 +2,14 @@
  * The redirect_uri rules of the seed (Authentication › Redirect URI): optional, defaulting to the
  * registered callback URL; when given, its scheme, host and port must equal the callback's and
  * its path must be the callback's path or below it at a `/` boundary (`/callback/sub`, not
- * `/callbackx`). Parsing is WHATWG URL parsing, so `http://a:80/` equals `http://a/`. A fragment,
- * userinfo, or a value that is not an absolute URL, does not match.
+ * `/callbackx`). A fragment, userinfo, or a value that is not an absolute URL, does not match.
+ *
+ * Scheme, host and port are compared as written, not as a WHATWG parser would repair them
+ * (DECISIONS: Redirect URI host and port as written): only the case of scheme and host and an
+ * explicit default port (`http://a:80/` for `http://a/`) may differ from the callback. Other
+ * spellings a parser maps onto the callback's host (`2130706433`, `0x7f000001`, `0177.0.0.1`,
+ * `127.1`, a trailing dot, fullwidth digits, `:08080`, `http:/a`, `http:///a`, spaces, an empty
+ * `:@` userinfo) do not match: another client's parser may not read them the same way.
  *
  * Paths that another parser could read as somewhere else do not match either (DECISIONS: redirect
  * URI path tricks): a dot segment (`.`, `..`, in any percent-encoding, even one WHATWG would
@@ -28,6 +34,27 @@ function pathWithin(path: string, base: string): boolean {
   if (path === base) return true;
   const prefix = base.endsWith("/") ? base : `${base}/`;
   return path.startsWith(prefix);
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
+
+/**
+ * The scheme, host and port of `value` as written: `scheme://host[:port]` followed by the path,
+ * query or nothing. No whitespace or control character anywhere, no userinfo, exactly two slashes,
+ * a host of ASCII name characters (or a bracketed IPv6 literal), a port of digits without a
+ * leading zero.
+ */
+const RAW_AUTHORITY = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::([1-9][0-9]{0,4}))?(?=[/?#]|$)/;
+
+/** Whether `given`, as written, names the callback's scheme, host and port (see the header). */
+function sameAuthorityAsWritten(given: string, callback: URL): boolean {
+  if (/[\u0000-\u0020\u007f]/.test(given)) return false;
+  const match = RAW_AUTHORITY.exec(given);
+  if (!match) return false;
+  const [, scheme, host, port] = match;
+  if (`${scheme!.toLowerCase()}:` !== callback.protocol || host!.toLowerCase() !== callback.hostname) return false;
+  const effective = (p: string | undefined) => (p === undefined || p === "" ? DEFAULT_PORTS[callback.protocol] : p);
+  return effective(port) === effective(callback.port);
 }
 
 /** The path of an absolute URL as written, before any parser resolves or re-encodes it. */
@@ -85,6 +112,7 @@ export function resolveRedirectUri(callbackUrl: string, given: string | undefine
   if (target.hash !== "" || given.includes("#")) return { ok: false };
   if (target.username !== "" || target.password !== "") return { ok: false };
   if (ambiguousPath(rawPath(given))) return { ok: false };
+  if (!sameAuthorityAsWritten(given, callback)) return { ok: false };
   const same = target.protocol === callback.protocol && target.hostname === callback.hostname && target.port === callback.port;
   return same && pathWithin(target.pathname, callback.pathname) ? { ok: true, uri: target.href } : { ok: false };
 }

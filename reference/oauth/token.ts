@@ -19,6 +19,7 @@ import { createAuthorization, deleteAuthorization } from "../store/authorization
 import { consumeCode, findCode, linkAuthorization } from "../store/codes.ts";
 import { tokenError, type OAuthErrorFields } from "./errors.ts";
 import { resolveRedirectUri } from "./redirect-uri.ts";
+import { verifierFits } from "./pkce.ts";
 
 export type TokenMediaType = "application/json" | "application/xml" | "application/x-www-form-urlencoded";
 
@@ -54,6 +55,7 @@ export interface TokenFields {
   client_secret?: string;
   code?: string;
   redirect_uri?: string;
+  code_verifier?: string;
 }
 
 /** The success body, in the contract's XML child order: token_type, scope, access_token. */
@@ -87,6 +89,8 @@ export async function exchangeCode(ctx: Context, f: TokenFields): Promise<TokenB
   }
   if (row.expires_at.getTime() <= now.getTime()) return tokenError("bad_verification_code");
   if (f.redirect_uri !== undefined && f.redirect_uri !== "" && !sameRedirect(f.redirect_uri, row.redirect_uri)) return tokenError("redirect_uri_mismatch");
+  // PKCE (pkce.ts): a wrong or missing verifier leaves the code unused, like a wrong redirect_uri.
+  if (!verifierFits(row.code_challenge, f.code_verifier)) return tokenError("bad_verification_code");
 
   const token = await ctx.db.transaction(async (tx) => {
     if (!(await consumeCode(tx, row.code_hash, now))) return undefined;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createAjv } from "../../generators/ajv.ts";
 import { parse } from "yaml";
 import type { Database, Queryable } from "../db/database.ts";
+import { ensureSecretKey } from "../hooks/secret-box.ts";
 import { addOrgMember, createOrganization, createUser, type Account } from "../store/accounts.ts";
 import { createApplication } from "../store/applications.ts";
 import { packageFile } from "../../generators/package-files.ts";
@@ -122,6 +123,8 @@ async function load(tx: Queryable, fixture: Fixture): Promise<void> {
 export async function seedDatabase(db: Database, choice: SeedChoice): Promise<boolean> {
   if (choice === "none") return false;
   const fixture = readFixture(choice);
+  // TOTP seeds are sealed as they are stored: the key must exist outside the transaction (secret-box.ts).
+  await ensureSecretKey(db);
   return db.transaction(async (tx) => {
     // Instances starting together on one PostgreSQL: one seeds, the others then see accounts.
     if (db.kind === "postgres") await tx.query("select pg_advisory_xact_lock($1)", [SEED_LOCK]);

@@ -2,6 +2,7 @@
 import type { Queryable } from "../db/database.ts";
 import { hashPassword, verifyPassword } from "../auth/secrets.ts";
 import { canNameRow } from "./text-key.ts";
+import { sealTotpSeed } from "../auth/totp-seeds.ts";
 
 export interface Account {
   id: number;
@@ -11,6 +12,7 @@ export interface Account {
   email: string | null;
   site_admin: boolean;
   two_factor: "app" | "sms" | null;
+  /** Sealed (auth/totp-seeds.ts). */
   totp_secret: string | null;
   created_at: string;
 }
@@ -35,12 +37,14 @@ export interface NewUser {
   siteAdmin?: boolean;
 }
 
+/** A new user; a TOTP seed is stored sealed (auth/totp-seeds.ts). */
 export async function createUser(db: Queryable, user: NewUser): Promise<Account> {
   const passwordHash = user.password ? await hashPassword(user.password) : null;
+  const seed = user.twoFactor ? await sealTotpSeed(db, user.twoFactor.secret) : null;
   const rows = await db.query<Account>(
     `insert into accounts (login, type, name, email, password_hash, two_factor, totp_secret, site_admin)
      values ($1, 'User', $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
-    [user.login, user.name ?? null, user.email ?? null, passwordHash, user.twoFactor?.method ?? null, user.twoFactor?.secret ?? null, user.siteAdmin ?? false],
+    [user.login, user.name ?? null, user.email ?? null, passwordHash, user.twoFactor?.method ?? null, seed, user.siteAdmin ?? false],
   );
   return rows[0]!;
 }

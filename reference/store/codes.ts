@@ -21,9 +21,11 @@ export interface CodeRow {
   expires_at: Date;
   used_at: Date | null;
   authorization_id: number | null;
+  /** PKCE (oauth/pkce.ts): the S256 challenge the code was issued with. */
+  code_challenge: string | null;
 }
 
-const COLUMNS = "code_hash, app_id, user_id, redirect_uri, scopes, expires_at, used_at, authorization_id";
+const COLUMNS = "code_hash, app_id, user_id, redirect_uri, scopes, expires_at, used_at, authorization_id, code_challenge";
 
 export interface NewCode {
   appId: number;
@@ -31,6 +33,7 @@ export interface NewCode {
   redirectUri: string;
   scopes: readonly Scope[];
   now: Date;
+  codeChallenge?: string | undefined;
 }
 
 /** Issues a code and returns it in plain text (the only time it exists outside the client). */
@@ -39,9 +42,9 @@ export async function issueCode(db: Queryable, c: NewCode): Promise<string> {
   // Housekeeping on the write path: codes are short-lived, so the table stays small without a job.
   await db.query("delete from oauth_codes where expires_at < $1", [new Date(c.now.getTime() - RETENTION_MS)]);
   await db.query(
-    `insert into oauth_codes (code_hash, app_id, user_id, redirect_uri, scopes, expires_at, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [sha256Hex(code), c.appId, c.userId, c.redirectUri, [...c.scopes], new Date(c.now.getTime() + CODE_LIFETIME_MS), c.now],
+    `insert into oauth_codes (code_hash, app_id, user_id, redirect_uri, scopes, expires_at, created_at, code_challenge)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [sha256Hex(code), c.appId, c.userId, c.redirectUri, [...c.scopes], new Date(c.now.getTime() + CODE_LIFETIME_MS), c.now, c.codeChallenge ?? null],
   );
   return code;
 }

@@ -19,6 +19,8 @@ export { poll, type EventsCallback, type PollOptions } from "./poll.ts";
 export {
   authorizeUrl,
   checkState,
+  codeChallenge,
+  randomCodeVerifier,
   interpretTokenResponse,
   randomState,
   OAuthStateError,

@@ -3,7 +3,9 @@
  * `state`, check the `state` that comes back (constant time; a mismatch means a third party
  * forged the redirect and the flow must stop), and exchange the code for a token in any of the
  * three response formats. The token endpoint reports its errors with status 200, so the body —
- * not the status — decides between a token and a typed TokenExchangeError.
+ * not the status — decides between a token and a typed TokenExchangeError. With `pkce: true`
+ * (RFC 7636, beyond the seed) the URL also carries an S256 `code_challenge` of a fresh verifier,
+ * returned as `codeVerifier` for the exchange (`exchangeCode({ …, codeVerifier })`).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { joinUrl } from "./http.ts";
@@ -17,12 +19,26 @@ export interface AuthorizeUrlInput {
   scopes?: readonly string[];
   /** Generated (32 random bytes, base64url) when not given. */
   state?: string;
+  /** Send a PKCE challenge (S256) of a fresh verifier; the server must support PKCE. Default false. */
+  pkce?: boolean;
 }
 
 export interface AuthorizeUrl {
   url: string;
   /** Keep it (e.g. in the session) and pass it to checkState on the callback. */
   state: string;
+  /** With `pkce: true`: keep it with the state and send it with the code exchange. */
+  codeVerifier?: string;
+}
+
+/** A PKCE verifier: 32 random bytes, base64url (43 characters, RFC 7636 §4.1). */
+export function randomCodeVerifier(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** The S256 challenge of a verifier: BASE64URL(SHA-256(verifier)), no padding. */
+export function codeChallenge(verifier: string): string {
+  return createHash("sha256").update(verifier, "ascii").digest("base64url");
 }
 
 export function randomState(): string {
@@ -37,7 +53,11 @@ export function authorizeUrl(authUrl: string, input: AuthorizeUrlInput): Authori
   if (input.redirectUri !== undefined) url.searchParams.set("redirect_uri", input.redirectUri);
   if (input.scopes && input.scopes.length > 0) url.searchParams.set("scope", input.scopes.join(","));
   url.searchParams.set("state", state);
-  return { url: url.href, state };
+  if (!input.pkce) return { url: url.href, state };
+  const codeVerifier = randomCodeVerifier();
+  url.searchParams.set("code_challenge", codeChallenge(codeVerifier));
+  url.searchParams.set("code_challenge_method", "S256");
+  return { url: url.href, state, codeVerifier };
 }
 
 export class OAuthStateError extends Error {

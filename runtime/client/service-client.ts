@@ -39,6 +39,8 @@ export interface ExchangeCodeInput {
   clientSecret: string;
   code: string;
   redirectUri?: string;
+  /** The PKCE verifier from `authorizeUrl({ pkce: true })`. */
+  codeVerifier?: string;
   /** The response format to ask for with `Accept`. Default "json". */
   format?: TokenFormat;
   signal?: AbortSignal;
@@ -99,6 +101,7 @@ export class ServiceClientCore<Ops extends { [K in keyof Ops]: OperationTypes },
     const operationId = this.#tokenOperation();
     const body: Record<string, string> = { client_id: input.clientId, client_secret: input.clientSecret, code: input.code };
     if (input.redirectUri !== undefined) body.redirect_uri = input.redirectUri;
+    if (input.codeVerifier !== undefined) body.code_verifier = input.codeVerifier;
     const response = await this.call(
       operationId,
       { body, mediaType: "application/x-www-form-urlencoded" },

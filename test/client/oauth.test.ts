@@ -1,6 +1,6 @@
 /** Unit tests of the OAuth web-flow helpers: authorize URL and state, state check, token-response interpretation. */
 import { describe, expect, it } from "vitest";
-import { authorizeUrl, checkState, interpretTokenResponse, OAuthStateError, TokenExchangeError } from "../../runtime/client/index.ts";
+import { authorizeUrl, checkState, codeChallenge, interpretTokenResponse, OAuthStateError, TokenExchangeError } from "../../runtime/client/index.ts";
 
 describe("authorizeUrl", () => {
   it("builds the authorize URL on the web host with every given parameter", () => {
@@ -21,6 +21,24 @@ describe("authorizeUrl", () => {
       states.add(state);
     }
     expect(states.size).toBe(50);
+  });
+});
+
+describe("authorizeUrl with pkce", () => {
+  it("adds the S256 challenge of a fresh 43-character verifier and returns the verifier", () => {
+    const a = authorizeUrl("http://web", { clientId: "abc", pkce: true });
+    const b = authorizeUrl("http://web", { clientId: "abc", pkce: true });
+    expect(a.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.codeVerifier).not.toBe(b.codeVerifier);
+    const params = new URL(a.url).searchParams;
+    expect(params.get("code_challenge")).toBe(codeChallenge(a.codeVerifier!));
+    expect(params.get("code_challenge_method")).toBe("S256");
+  });
+
+  it("sends nothing of PKCE without the option", () => {
+    const { url, codeVerifier } = authorizeUrl("http://web", { clientId: "abc" });
+    expect(codeVerifier).toBeUndefined();
+    expect(new URL(url).searchParams.has("code_challenge")).toBe(false);
   });
 });
 

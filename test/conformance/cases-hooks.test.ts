@@ -81,6 +81,8 @@ describe("hook cases catch defects (fake hooks services with one defect each)", 
     { defect: "a delete that answers 204 and keeps the hook", options: { deleteKeeps: true }, fails: ["HOOKS-DELETE-001"], detail: /after the delete/ },
     { defect: "a second webhook on the same URL accepted", options: { acceptDuplicateUrls: true }, fails: ["HOOKS-CREATE-003"], detail: /second webhook.*422/ },
     { defect: "membership and repository accepted on a repository hook", options: { acceptOrgOnlyEvents: true }, fails: ["HOOKS-CREATE-004"], detail: /membership.*422/ },
+    // No ping: the fake would post to the metadata address it accepted.
+    { defect: "a hook at a cloud metadata address accepted", options: { acceptMetadataUrls: true, pingOnCreate: false }, fails: ["HOOKS-CREATE-006"], detail: /169\.254\.169\.254.*422/ },
   ];
   for (const { defect, options, fails, detail, schema } of DEFECTS) {
     it(`${defect} fails ${fails.join(", ")}`, async () => {

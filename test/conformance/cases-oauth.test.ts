@@ -122,14 +122,14 @@ describe("OAuth cases against the reference server", () => {
 const APP = { clientId: "fake-client", clientSecret: "fake-secret", callbackUrl: "http://127.0.0.1:8080/callback" };
 
 /** Runs `ids` against a fake web host (and API host) built with `options`; returns status per id. */
-async function againstFake(options: Partial<FakeOAuthOptions>, ids: string[]) {
+async function againstFake(options: Partial<FakeOAuthOptions>, ids: string[], profileExtra: Partial<Target["profile"]> = {}) {
   const fake = fakeOAuth({ ...APP, ...options });
   const [auth, api] = await Promise.all([startFake(fake.auth), startFake(fake.api)]);
   try {
     const target: Target = {
       baseUrl: api.url,
       authUrl: auth.url,
-      profile: { users: [{ login: "octocat", password: "unused", token: "unused" }], app: APP, authorize: { driver: "form" } },
+      profile: { users: [{ login: "octocat", password: "unused", token: "unused" }], app: APP, authorize: { driver: "form" }, ...profileExtra },
     };
     const out: Record<string, HarnessResult> = {};
     for (const id of ids) out[id] = await runCase(CASES.find((c) => c.id === id)!, target);
@@ -158,7 +158,7 @@ describe("OAuth cases catch defects (fake web hosts)", () => {
 
   it("a redirect_uri check by plain string prefix (no / boundary) fails the boundary cases", async () => {
     const results = await againstFake({ acceptRedirect: (given, callback) => given.startsWith(callback) }, REDIRECT_IDS);
-    expectRedirectOutcome(results, ["OAUTH-REDIRECT-007", "OAUTH-REDIRECT-015", "OAUTH-REDIRECT-016", "OAUTH-REDIRECT-017", "OAUTH-REDIRECT-018", "OAUTH-REDIRECT-020"]);
+    expectRedirectOutcome(results, ["OAUTH-REDIRECT-007", "OAUTH-REDIRECT-015", "OAUTH-REDIRECT-016", "OAUTH-REDIRECT-017", "OAUTH-REDIRECT-018", "OAUTH-REDIRECT-020", "OAUTH-REDIRECT-021"]);
     const failure = results["OAUTH-REDIRECT-007"]!.failure!;
     expect(failure.message).toMatch(/redirect_uri_mismatch/);
     expect(failure.actual).toBeUndefined(); // no error parameter: the code went to …/callbackx
@@ -175,11 +175,23 @@ describe("OAuth cases catch defects (fake web hosts)", () => {
         return false;
       }
     };
-    expectRedirectOutcome(await againstFake({ acceptRedirect: hostOnly }, REDIRECT_IDS), ["OAUTH-REDIRECT-008", "OAUTH-REDIRECT-009", "OAUTH-REDIRECT-014", "OAUTH-REDIRECT-020"]);
+    expectRedirectOutcome(await againstFake({ acceptRedirect: hostOnly }, REDIRECT_IDS), ["OAUTH-REDIRECT-008", "OAUTH-REDIRECT-009", "OAUTH-REDIRECT-014", "OAUTH-REDIRECT-020", "OAUTH-REDIRECT-021"]);
   });
 
   it("an exact-match-only check fails the accepted subdirectory and query cases", async () => {
     expectRedirectOutcome(await againstFake({ acceptRedirect: (given, callback) => given === callback }, REDIRECT_IDS), ["OAUTH-REDIRECT-003", "OAUTH-REDIRECT-004"]);
+  });
+
+  const PKCE_IDS = CASES.filter((c) => c.id.startsWith("OAUTH-PKCE-")).map((c) => c.id);
+
+  it("a fake with PKCE passes the PKCE cases; one that ignores PKCE fails all but the first; pkce: false in the profile skips them", async () => {
+    expect(PKCE_IDS).toEqual(["OAUTH-PKCE-001", "OAUTH-PKCE-002", "OAUTH-PKCE-003", "OAUTH-PKCE-004"]);
+    expect(Object.values(statuses(await againstFake({}, PKCE_IDS)))).toEqual(["passed", "passed", "passed", "passed"]);
+    const ignoring = await againstFake({ pkce: false }, PKCE_IDS);
+    expect(statuses(ignoring)).toEqual({ "OAUTH-PKCE-001": "passed", "OAUTH-PKCE-002": "failed", "OAUTH-PKCE-003": "failed", "OAUTH-PKCE-004": "failed" });
+    expect(ignoring["OAUTH-PKCE-002"]!.failure!.message).toMatch(/no code_verifier.*bad_verification_code/);
+    const skipped = await againstFake({ pkce: false }, PKCE_IDS, { pkce: false });
+    for (const r of Object.values(skipped)) expect(r).toMatchObject({ status: "skipped", reason: expect.stringMatching(/no PKCE/) });
   });
 
   it("a state put into the Location with encodeURI fails the state cases", async () => {

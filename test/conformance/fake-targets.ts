@@ -167,6 +167,8 @@ export interface FakeOAuthOptions {
   alwaysJson?: boolean;
   /** While a token is valid, a new code carries the last grant's scopes (the seed's rule); default: what was asked. */
   reuseLastGrant?: boolean;
+  /** PKCE (S256 only) as DECISIONS says; false: the PKCE parameters are ignored, as a seed-only server does. Default true. */
+  pkce?: boolean;
 }
 
 /** A path, as written, with a segment that decodes (once or twice) to `.`, `..`, or holds `/`, `\\` or a control character. */
@@ -182,7 +184,8 @@ function ambiguousPath(given: string): boolean {
 
 /**
  * The correct rule: same scheme, host and port; the callback path or below it at a `/`; no
- * ambiguous spelling of the path (spec/DECISIONS.md, Redirect URI path tricks).
+ * ambiguous spelling of the path (spec/DECISIONS.md, Redirect URI path tricks); the scheme, host
+ * and port written as the callback's (Redirect URI host and port as written).
  */
 export function correctRedirect(given: string, callback: string): boolean {
   let g: URL;
@@ -193,6 +196,8 @@ export function correctRedirect(given: string, callback: string): boolean {
   }
   const c = new URL(callback);
   if (given.includes("#") || g.username || g.password || g.origin !== c.origin) return false;
+  const written = given.slice(0, c.origin.length);
+  if (/\s/.test(given) || written.toLowerCase() !== c.origin || !/^([/?]|$)/.test(given.slice(c.origin.length))) return false;
   if (given !== callback && ambiguousPath(given)) return false;
   return g.pathname === c.pathname || g.pathname.startsWith(c.pathname.endsWith("/") ? c.pathname : `${c.pathname}/`);
 }
@@ -205,7 +210,7 @@ const IMPLIED: Record<string, string[]> = { user: ["user:email", "user:follow"],
  * returns that redirect. `api` answers GET /events and DELETE …/grants/… for the scope cases.
  */
 export function fakeOAuth(options: FakeOAuthOptions): { auth: (req: FakeRequest) => FakeReply; api: (req: FakeRequest) => FakeReply } {
-  const codes = new Map<string, { scopes: string[]; used: boolean }>();
+  const codes = new Map<string, { scopes: string[]; used: boolean; challenge?: string }>();
   const tokens = new Map<string, string[]>();
   const accept = options.acceptRedirect ?? correctRedirect;
   const docs = "https://developer.service.example/oauth/";
@@ -243,11 +248,16 @@ export function fakeOAuth(options: FakeOAuthOptions): { auth: (req: FakeRequest)
         const target = options.errorsToGivenRedirect ? given : options.callbackUrl;
         return redirect(withParams(target, { error: "redirect_uri_mismatch", error_description: "The redirect_uri does not match.", error_uri: `${docs}#redirect-uri-mismatch`, state }));
       }
+      const challenge = options.pkce === false ? null : q.get("code_challenge");
+      const method = options.pkce === false ? null : q.get("code_challenge_method");
+      if ((challenge || method) && (method !== "S256" || !/^[A-Za-z0-9_-]{43}$/.test(challenge ?? ""))) {
+        return redirect(withParams(options.callbackUrl, { error: "invalid_request", error_description: "Fake: PKCE is S256 only.", error_uri: `${docs}#invalid-request`, state }));
+      }
       const requested = (q.get("scope") ?? "").split(/[\s,]+/).filter(Boolean);
       const asked = options.normalizeScopes === false ? requested : requested.filter((s) => !requested.some((o) => o !== s && IMPLIED[o]?.includes(s)));
       const scopes = options.reuseLastGrant && tokens.size > 0 ? [...tokens.values()].at(-1)! : asked;
       const code = randomBytes(20).toString("hex");
-      codes.set(code, { scopes, used: false });
+      codes.set(code, { scopes, used: false, ...(challenge ? { challenge } : {}) });
       return redirect(withParams(given ?? options.callbackUrl, { code, state }));
     }
     if (req.method === "POST" && req.url.pathname === "/login/oauth/access_token") {
@@ -257,6 +267,11 @@ export function fakeOAuth(options: FakeOAuthOptions): { auth: (req: FakeRequest)
       const code = codes.get(f.code ?? "");
       if (!code || (code.used && !options.reusableCodes)) return tokenError(accepts, "bad_verification_code");
       if (f.redirect_uri && !accept(f.redirect_uri, options.callbackUrl)) return tokenError(accepts, "redirect_uri_mismatch");
+      if (options.pkce !== false) {
+        const verifier = f.code_verifier ?? "";
+        const fits = code.challenge ? createHash("sha256").update(verifier).digest("base64url") === code.challenge : verifier === "";
+        if (!fits) return tokenError(accepts, "bad_verification_code");
+      }
       code.used = true;
       const token = randomBytes(20).toString("hex");
       tokens.set(token, code.scopes);

@@ -37,6 +37,14 @@ export interface FakeHooksOptions {
   acceptDuplicateUrls?: boolean;
   /** Accept membership and repository on repository hooks. */
   acceptOrgOnlyEvents?: boolean;
+  /** Accept hooks at link-local and cloud metadata addresses (DECISIONS: Hook egress). */
+  acceptMetadataUrls?: boolean;
+}
+
+/** The sound fake's egress rule, written apart from the reference's: link-local hosts and metadata names. */
+function metadataUrl(url: string): boolean {
+  const host = URL.canParse(url) ? new URL(url).hostname.toLowerCase() : "";
+  return /^169\.254\./.test(host) || /^\[fe[89ab]/.test(host) || host === "metadata.google.internal";
 }
 
 interface StoredHook {
@@ -195,6 +203,7 @@ export async function startFakeHooks(options: FakeHooksOptions = {}): Promise<Fa
       if (!postable(config.url)) return invalid("createRepoHook", "config.url", "invalid");
       if (!options.acceptDuplicateUrls && [...hooks.values()].some((h) => h.config.url === config.url)) return invalid("createRepoHook", "config.url", "already_exists");
       if (orgOnly(body.events)) return invalid("createRepoHook", "events", "invalid");
+      if (!options.acceptMetadataUrls && metadataUrl(config.url)) return invalid("createRepoHook", "config.url", "invalid");
       const hook: StoredHook = {
         id: nextId++,
         events: normalize(body.events ?? options.defaultEvents ?? ["push"], wildcard),

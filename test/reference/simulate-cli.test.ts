@@ -79,6 +79,11 @@ describe("service-contract simulate", () => {
       expect(ok.code, ok.stderr).toBe(0);
       expect(JSON.parse(ok.stdout.trim())).toMatchObject({ type: "WatchEvent", actor: { login: "monalisa" } });
       expect((await db.query("select 1 from events where type = 'WatchEvent'")).length).toBe(1);
+      // Over the admin endpoint's 100 at a time: the CLI sends batches (100 + 1).
+      const many = await simulate(["push", "commits=1", "--url", url, "--admin-token", token, "--count", "101"]);
+      expect(many.code, many.stderr).toBe(0);
+      expect(many.stdout.trim().split("\n").filter((l) => JSON.parse(l).type === "PushEvent")).toHaveLength(101);
+      expect((await db.query("select 1 from events where type = 'PushEvent'")).length).toBe(101);
       const denied = await simulate(["push", "--url", url, "--admin-token", "wrong"]);
       expect(denied.code).toBe(2);
       expect(denied.stderr).toContain("401");

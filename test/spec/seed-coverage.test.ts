@@ -288,7 +288,7 @@ describe("rate-limit and scope headers on every API response", () => {
 });
 
 describe("the OAuth web flow endpoints", () => {
-  it("authorize takes client_id (required), redirect_uri, scope and state", () => {
+  it("authorize takes client_id (required), redirect_uri, scope and state (and, beyond the seed, the optional PKCE pair)", () => {
     const op = operation("get /login/oauth/authorize")!;
     const params = (op.parameters ?? []).map((p) => deref(p) as { name: string; in: string; required?: boolean; description: string });
     expect(params.filter((p) => p.in === "query").map((p) => [p.name, p.required ?? false])).toEqual([
@@ -296,6 +296,9 @@ describe("the OAuth web flow endpoints", () => {
       ["redirect_uri", false],
       ["scope", false],
       ["state", false],
+      // Beyond the seed (DECISIONS: PKCE).
+      ["code_challenge", false],
+      ["code_challenge_method", false],
     ]);
     // The seed: "Comma-separated scopes"; DESIGN: input may be comma- or space-separated.
     expect(params.find((p) => p.name === "scope")!.description).toMatch(/commas.*spaces are accepted/s);
@@ -312,16 +315,17 @@ describe("the OAuth web flow endpoints", () => {
     const error = schemaFile("oauth-authorize-error.json") as { required: string[]; properties: { error: { enum: string[] } } & Record<string, unknown> };
     expect(error.required).toEqual(["error", "error_description", "error_uri"]);
     expect(Object.keys(error.properties)).toContain("state");
-    expect(error.properties.error.enum.sort()).toEqual(["access_denied", "application_suspended", "redirect_uri_mismatch"]);
+    // The seed's three, and invalid_request beyond it (DECISIONS: NUL in state, PKCE).
+    expect(error.properties.error.enum.sort()).toEqual(["access_denied", "application_suspended", "invalid_request", "redirect_uri_mismatch"]);
     for (const status of ["200", "404"]) expect(Object.keys(op.responses[status]!.content ?? {})).toEqual(["text/html"]);
   });
 
-  it("access_token takes client_id, client_secret, code and redirect_uri, form-encoded or JSON", () => {
+  it("access_token takes client_id, client_secret, code and redirect_uri (and, beyond the seed, code_verifier), form-encoded or JSON", () => {
     const op = operation("post /login/oauth/access_token")!;
     const body = deref(op.requestBody!);
     expect(Object.keys(body.content ?? {}).sort()).toEqual(["application/json", "application/x-www-form-urlencoded"]);
     const request = schemaFile("access-token-request.json") as { properties: Record<string, unknown> };
-    expect(Object.keys(request.properties).sort()).toEqual(["client_id", "client_secret", "code", "redirect_uri"]);
+    expect(Object.keys(request.properties).sort()).toEqual(["client_id", "client_secret", "code", "code_verifier", "redirect_uri"]);
   });
 
   it("access_token answers in form, JSON and XML by Accept, each with the token and the three error bodies", () => {

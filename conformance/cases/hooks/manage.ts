@@ -5,7 +5,8 @@
  * any time; organization-only events). Every response is validated against the contract by
  * operationId, so these cases check the Hook shape everywhere; on top they check what a schema
  * cannot: the values the request set, the write-only secret absent from the raw text, `*`
- * replacing the others, and a deleted hook gone.
+ * replacing the others, and a deleted hook gone. HOOKS-CREATE-006 goes past the seed (DECISIONS:
+ * Hook egress): hooks may never point at link-local or cloud metadata addresses.
  */
 import type { Case, CaseDraft, CaseContext, Need } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
@@ -77,6 +78,7 @@ const RULES: Record<string, readonly string[]> = {
   "HOOKS-CREATE-003": ["D-REF-HOOKS-EVENTS", "D-SCHEMA-VALIDATION-ERROR"],
   "HOOKS-CREATE-004": ["S-WEBHOOK-EVENTS", "D-SCHEMA-VALIDATION-ERROR"],
   "HOOKS-CREATE-005": ["D-SCHEMA-VALIDATION-ERROR", "D-REQ-422-CODES", "D-REQ-422-RESOURCE"],
+  "HOOKS-CREATE-006": ["D-REF-HOOKS-EGRESS"],
   "HOOKS-READ-001": ["D-HOOK-ENDPOINTS", "D-SCHEMA-SECRET"],
   "HOOKS-EDIT-001": ["D-HOOK-ENDPOINTS", "S-WEBHOOK-DEFAULT-EVENTS"],
   "HOOKS-EDIT-002": ["S-WEBHOOK-WILDCARD", "D-SCHEMA-HOOK-WILDCARD"],
@@ -140,6 +142,17 @@ export const MANAGE_CASES: Case[] = withRules(RULES, [
   hookCase("HOOKS-CREATE-005", "A webhook without config.url is refused with 422", SEED.endpoints, async (ctx) => {
     await expectRefused(ctx, repoPlace(ctx), { name: "web", config: { content_type: "json" }, events: ["push"] }, "a webhook without config.url");
   }),
+
+  hookCase(
+    "HOOKS-CREATE-006",
+    "A webhook at a link-local or cloud metadata address (169.254.169.254, [fe80::1], metadata.google.internal) is refused with 422",
+    "spec/DECISIONS.md › Hook egress",
+    async (ctx) => {
+      for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/hook", "http://metadata.google.internal/computeMetadata/v1/"]) {
+        await expectRefused(ctx, repoPlace(ctx), { name: "web", config: { url, content_type: "json" }, events: ["push"], active: false }, `a webhook posting to ${url}`);
+      }
+    },
+  ),
 
   hookCase("HOOKS-READ-001", "The created hook is in the list and readable by id, the same in both, without its secret", SEED.endpoints, async (ctx, id) => {
     const place = repoPlace(ctx);

@@ -4,7 +4,9 @@
  * redirect"). Errors redirect to the registered callback URL with error, error_description,
  * error_uri and the state sent; an unknown client_id has no callback to trust, so it gets an
  * error page and never a redirect (an open redirector otherwise). `state` must survive any
- * characters a client may put in it, on the code redirect and on error redirects alike.
+ * characters a client may put in it, on the code redirect and on error redirects alike;
+ * OAUTH-STATE-004 (DECISIONS: NUL in state): one the flow cannot carry (NUL) ends in the
+ * invalid_request error redirect, the state still echoed.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
@@ -113,6 +115,19 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     async run(ctx) {
       const { location } = await expectCode(ctx, {});
       check.ok(!redirectQuery(location).hasOwnProperty("state"), "no state parameter when none was sent", { expected: "no state", actual: location.href, pointer: "/headers/location/state" });
+    },
+  },
+  {
+    id: "OAUTH-STATE-004",
+    title: "A state holding a NUL character gets the invalid_request error redirect with the state echoed",
+    area: "oauth",
+    rules: ["S-OAUTH-STATE", "D-REF-OAUTH-NUL-STATE"],
+    seed: `${SEED.authorizeErrors}; spec/DECISIONS.md › NUL in state`,
+    needs: OAUTH_NEEDS,
+    async run(ctx) {
+      const state = `${freshState()}\u0000nul`;
+      const location = await ctx.authorize({ client_id: app(ctx).clientId, state });
+      checkErrorRedirect(ctx, location, "invalid_request", state);
     },
   },
 ];

@@ -6,10 +6,11 @@
  */
 import type { Case } from "../../core/types.ts";
 import { REDIRECT_CASES } from "./redirect-uri.ts";
+import { PKCE_CASES } from "./pkce.ts";
 import { AUTHORIZE_ERROR_CASES } from "./authorize-errors.ts";
 import { SCOPE_CASES } from "./scopes.ts";
 import { TOKEN_CASES } from "./token.ts";
 import { TRANSPORT_CASES } from "./transport.ts";
 import { FLOW_CASES } from "./flow.ts";
 
-export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES];
+export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES];

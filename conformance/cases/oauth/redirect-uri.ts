@@ -10,6 +10,10 @@
  * registered callback with the error fields and the state. OAUTH-REDIRECT-020 goes past the
  * seed's letter (spec/DECISIONS.md, Redirect URI path tricks): subdirectory names that decode to
  * a slash, a dot segment or NUL are refused, whatever a WHATWG parser would make of them.
+ * OAUTH-REDIRECT-021 reads "exactly" of host and port as written (spec/DECISIONS.md, Redirect
+ * URI host and port as written): other spellings a URL parser maps onto the callback's host or
+ * port (a numeric host in decimal, hex or octal, a trailing dot, fullwidth digits, a port with a
+ * leading zero, one or three slashes, spaces, an empty userinfo) are refused.
  */
 import type { Case, CaseDraft, CaseContext } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
@@ -24,6 +28,40 @@ const ELSEWHERE = "conformance-elsewhere.invalid";
 
 function below(path: string, rest: string): string {
   return path.endsWith("/") ? `${path}${rest}` : `${path}/${rest}`;
+}
+
+/** The callback's IPv4 address as one number, or undefined for a host name or IPv6. */
+function ipv4Number(host: string): number | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return m ? m.slice(1).reduce((n, part) => n * 256 + Number(part), 0) : undefined;
+}
+
+/** Spellings of the callback's scheme, host and port that a URL parser reads as the callback's, but are not written as it. */
+export function hostSpellings(cb: URL): string[] {
+  const port = cb.port ? `:${cb.port}` : "";
+  const rest = `${cb.pathname}${cb.search}`;
+  const scheme = cb.protocol.slice(0, -1);
+  const out = [
+    `${scheme}://${cb.hostname}.${port}${rest}`,
+    `${scheme}://${cb.hostname}:0${cb.port || DEFAULT_PORT[cb.protocol] || 80}${rest}`,
+    `${scheme}:/${cb.host}${rest}`,
+    `${scheme}:///${cb.host}${rest}`,
+    ` ${cb.href}`,
+    `${cb.href} `,
+    `${scheme}://:@${cb.host}${rest}`,
+    `${scheme}://${cb.hostname.replace(/[0-9a-z]/, (c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0))}${port}${rest}`,
+  ];
+  const n = ipv4Number(cb.hostname);
+  if (n !== undefined) {
+    const octets = cb.hostname.split(".");
+    out.push(
+      `${scheme}://${n}${port}${rest}`,
+      `${scheme}://0x${n.toString(16)}${port}${rest}`,
+      `${scheme}://0${Number(octets[0]).toString(8)}.${octets.slice(1).join(".")}${port}${rest}`,
+    );
+    if (octets[1] === "0" && octets[2] === "0") out.push(`${scheme}://${octets[0]}.${octets[3]}${port}${rest}`);
+  }
+  return out;
 }
 
 function isIpLiteral(host: string): boolean {
@@ -165,6 +203,22 @@ export const REDIRECT_CASES: Case[] = withRules(RULES, [
       for (const rest of variants) {
         const built = `${cb.origin}${below(cb.pathname, rest)}`;
         ctx.note(`redirect_uri=${built}`);
+        const state = freshState();
+        const location = await ctx.authorize({ client_id: app(ctx).clientId, redirect_uri: built, state });
+        checkErrorRedirect(ctx, location, "redirect_uri_mismatch", state);
+      }
+    },
+  },
+  {
+    id: "OAUTH-REDIRECT-021",
+    title: "Other spellings of the callback's host and port (2130706433, 0x7f000001, a trailing dot, :0port, http:/, http:///, spaces, :@, fullwidth) are rejected",
+    area: "oauth",
+    rules: ["S-OAUTH-REDIRECT-URI", "D-OAUTH-REDIRECT-SPELLINGS"],
+    seed: `${SEED.redirect}; spec/DECISIONS.md › Redirect URI host and port as written`,
+    needs: OAUTH_NEEDS,
+    async run(ctx: CaseContext) {
+      for (const built of hostSpellings(callback(ctx))) {
+        ctx.note(`redirect_uri=${JSON.stringify(built)}`);
         const state = freshState();
         const location = await ctx.authorize({ client_id: app(ctx).clientId, redirect_uri: built, state });
         checkErrorRedirect(ctx, location, "redirect_uri_mismatch", state);

@@ -26,6 +26,8 @@ export interface ServiceDefinition {
   required: readonly string[];
   /** Keys whose value must be an absolute http(s) URL. */
   urlKeys: readonly string[];
+  /** Where a hook with this config posts, as `[config key, URL]` pairs (for the egress policy); default: the `urlKeys` values. */
+  targets?: (config: Readonly<Record<string, string>>) => (readonly [string, string])[];
   /** Extra per-key checks; a message when the value is not acceptable. */
   check?: (key: string, value: string) => string | undefined;
   /**

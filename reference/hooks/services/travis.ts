@@ -39,6 +39,7 @@ export const travis: ServiceDefinition = {
     }
     return "domain must be a host name or an http(s) URL";
   },
+  targets: (config) => (config.domain ? [["domain", travisUrl(config.domain)] as const] : []),
   deliver(config, event, payload) {
     if (!(SUPPORTED as readonly string[]).includes(event)) return undefined;
     const user = config.user ?? "";
