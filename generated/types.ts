@@ -1810,7 +1810,7 @@ export interface components {
         /** @description Git author or committer identity. */
         Commit_GitActor: {
             /** @description As recorded in the commit; not necessarily a valid address. */
-            email: string;
+            email: string | null;
             name: string;
             /** @description Login of the account the e-mail belongs to; absent when none matches. */
             username?: string;
@@ -1902,10 +1902,10 @@ export interface components {
             /** @description The repository's default branch. */
             master_branch: string;
             /**
-             * @description Who pushed the ref: a user or a deploy key.
-             * @enum {string}
+             * @description Who pushed the ref: `user` or `deploy_key` (not an enum: DECISIONS.md, rule for received payloads).
+             * @example user
              */
-            pusher_type?: "user" | "deploy_key";
+            pusher_type?: string;
             /** @description Short name of the created branch or tag (no `refs/heads/` prefix); null when a repository was created. */
             ref: string | null;
             /**
@@ -1947,10 +1947,10 @@ export interface components {
          */
         DeleteEventPayload: {
             /**
-             * @description Who deleted the ref: a user or a deploy key.
-             * @enum {string}
+             * @description Who deleted the ref: `user` or `deploy_key` (not an enum: DECISIONS.md, rule for received payloads).
+             * @example user
              */
-            pusher_type?: "user" | "deploy_key";
+            pusher_type?: string;
             /** @description Short name of the deleted branch or tag (no `refs/heads/` prefix). */
             ref: string;
             /**
@@ -2037,8 +2037,11 @@ export interface components {
             id: number;
             /** Format: uri */
             repository_url: string;
-            /** @enum {string} */
-            state: "pending" | "success" | "failure" | "error";
+            /**
+             * @description `pending`, `success`, `failure`, `error`; the service added `inactive`, `in_progress`, `queued` and `waiting` later.
+             * @enum {string}
+             */
+            state: "pending" | "success" | "failure" | "error" | "inactive" | "in_progress" | "queued" | "waiting";
             /** @description Where the output of the deployment can be seen; as given by the creator. */
             target_url: string | null;
             /** Format: date-time */
@@ -2477,7 +2480,7 @@ export interface components {
             body: string | null;
             /**
              * Format: date-time
-             * @description null while the issue is open.
+             * @description When the issue was last closed; null if it never was. A reopened issue may keep the old value.
              */
             closed_at: string | null;
             /** @description Number of comments. */
@@ -2774,12 +2777,19 @@ export interface components {
             /** @description The user who was added or removed. */
             member: components["schemas"]["User"];
             /**
-             * @description The scope of the membership; always `team`.
+             * @description The scope of the membership: `team` (the seed's event), or `organization`, which the service added later.
              * @enum {string}
              */
-            scope: "team";
-            /** @description The team the membership is in. */
-            team: components["schemas"]["Team"];
+            scope: "team" | "organization";
+            /** @description The team the membership is in; a stub `{id, name, deleted: true}` when the team has been deleted since. */
+            team: components["schemas"]["Team"] | components["schemas"]["MembershipEventPayload_DeletedTeam"];
+        };
+        /** @description What is left of a deleted team: its id and name. */
+        MembershipEventPayload_DeletedTeam: {
+            /** @constant */
+            deleted: true;
+            id: number;
+            name: string;
         };
         /**
          * MembershipWebhookPayload
@@ -2930,13 +2940,16 @@ export interface components {
             };
             /** @description Who pushed the commit that was built. */
             pusher: components["schemas"]["User"];
-            /** @enum {string} */
-            status: "built" | "building" | "errored";
+            /**
+             * @description `built`, `building` or `errored` (not an enum: DECISIONS.md, rule for received payloads).
+             * @example built
+             */
+            status: string;
             /** Format: date-time */
             updated_at: string;
             /** Format: uri */
             url: string;
-        } & unknown;
+        };
         /**
          * PageBuildEvent
          * @description Activity event of type `PageBuildEvent` (webhook event `page_build`). A Pages site was built, or its build failed.
@@ -2979,8 +2992,7 @@ export interface components {
          * @description Webhook delivery body for `X-Service-Event: ping`: sent when a webhook is created and again on each call of its ping endpoint. Ping events are not stored and never appear in the activity feeds. `repository` is present for repository hooks, `organization` for organization hooks.
          */
         PingWebhookPayload: {
-            /** @description The webhook's configuration object. */
-            hook: components["schemas"]["Hook"];
+            hook: components["schemas"]["PingWebhookPayload_PingHook"];
             /** @description The ID of the webhook that triggered the ping; equal to `hook.id`. */
             hook_id: number;
             /** @description The organization the hook is installed on (organization hooks), or that owns the hook's repository. */
@@ -2991,6 +3003,36 @@ export interface components {
             sender?: components["schemas"]["User"];
             /** @description Random text. */
             zen: string;
+        };
+        /** @description The hook that was pinged, as a received payload carries it: the Hook object of the hook API (`hook.json`), but shaped by what the hook is attached to (`type`). A repository hook has `test_url`, an organization hook has none, an application's hook has `app_id` and may lack `last_response`; `deliveries_url` is this contract's addition. Event names are any string (the service adds events), and `config.secret` may appear masked (`********`). A server of this contract sends the full Hook object (DECISIONS.md, rule for received payloads). */
+        PingWebhookPayload_PingHook: {
+            active: boolean;
+            /** @description The application the hook belongs to (`type: App`). */
+            app_id?: number;
+            config: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uri */
+            deliveries_url?: string;
+            events: string[];
+            id: number;
+            last_response?: components["schemas"]["Hook"]["last_response"];
+            name: string;
+            /** Format: uri */
+            ping_url: string;
+            /** Format: uri */
+            test_url?: string;
+            /**
+             * @description What the hook is attached to.
+             * @enum {string}
+             */
+            type?: "Repository" | "Organization" | "App";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
         };
         /**
          * PublicEvent
@@ -3035,28 +3077,28 @@ export interface components {
                     href: string;
                 };
             };
-            additions: number;
+            additions?: number;
             /** @description null when nobody is assigned. */
             assignee: components["schemas"]["User"] | null;
             /** @description The branch the changes are to be merged into. */
             base: components["schemas"]["PullRequest_Branch"];
             /** @description null when the pull request has no description. */
             body: string | null;
-            changed_files: number;
+            changed_files?: number;
             /**
              * Format: date-time
-             * @description null while open.
+             * @description When it was last closed; null if it never was. A reopened pull request may keep the old value.
              */
             closed_at: string | null;
-            comments: number;
+            comments?: number;
             /** Format: uri */
             comments_url?: string;
-            commits: number;
+            commits?: number;
             /** Format: uri */
             commits_url?: string;
             /** Format: date-time */
             created_at: string;
-            deletions: number;
+            deletions?: number;
             /** Format: uri */
             diff_url: string;
             /** @description The branch the changes come from. */
@@ -3070,16 +3112,17 @@ export interface components {
             /** @description SHA of the (test) merge commit; null until the service has computed one. */
             merge_commit_sha: string | null;
             /** @description null while the service is still computing mergeability. */
-            mergeable: boolean | null;
+            mergeable?: boolean | null;
             mergeable_state?: string;
-            merged: boolean;
+            /** @description null while the service has not computed it. */
+            merged?: boolean | null;
             /**
              * Format: date-time
              * @description null unless merged.
              */
             merged_at: string | null;
             /** @description null unless merged. */
-            merged_by: components["schemas"]["User"] | null;
+            merged_by?: components["schemas"]["User"] | null;
             /** @description null when the pull request is in no milestone. */
             milestone: components["schemas"]["Milestone"] | null;
             number: number;
@@ -3100,7 +3143,7 @@ export interface components {
             /** Format: uri */
             url: string;
             user: components["schemas"]["User"];
-        } & unknown;
+        };
         /** @description One end of a pull request. */
         PullRequest_Branch: {
             /** @description `owner:branch`. */
@@ -3336,11 +3379,18 @@ export interface components {
         };
         /** @description The repository pushed to, in the legacy form the push webhook keeps: `created_at` and `pushed_at` are Unix epoch seconds, `owner` is `{name, email}` of the owning account, `url` is the web URL, and `stargazers`, `master_branch` and (for organization repositories) `organization` (the owner's login) are added. */
         PushWebhookPayload_pushRepository: {
-            /** @description Unix epoch seconds. */
-            created_at?: number;
-            owner?: components["schemas"]["Repository_PushOwner"];
-            /** @description Unix epoch seconds of this push. */
-            pushed_at?: number;
+            /**
+             * Format: date-time
+             * @description Unix epoch seconds (an ISO 8601 string in some deliveries of the service).
+             */
+            created_at?: number | string;
+            /** @description `{name, email}` of the owning account, or (as the service sends it now) the full user object with those two added. */
+            owner?: components["schemas"]["Repository_PushOwner"] | components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description Unix epoch seconds of this push (an ISO 8601 string or null in some deliveries of the service).
+             */
+            pushed_at?: number | string | null;
         } & components["schemas"]["Repository"];
         /**
          * Release
@@ -3353,8 +3403,11 @@ export interface components {
             author: components["schemas"]["User"];
             /** @description Release notes; null when empty. */
             body?: string | null;
-            /** Format: date-time */
-            created_at: string;
+            /**
+             * Format: date-time
+             * @description null for a draft the service has not dated.
+             */
+            created_at: string | null;
             draft: boolean;
             /** Format: uri */
             html_url: string;
@@ -3820,7 +3873,7 @@ export interface components {
         StatusEventPayload_gitActor: {
             /** Format: date-time */
             date: string;
-            email: string;
+            email: string | null;
             name: string;
         };
         /**
@@ -3846,10 +3899,10 @@ export interface components {
             members_url: string;
             name: string;
             /**
-             * @description Access the team's members get to the team's repositories.
-             * @enum {string}
+             * @description Access the team's members get to the team's repositories: `pull`, `push`, `admin`, or a level the service added later (`triage`, `maintain`); not an enum (DECISIONS.md, rule for received payloads).
+             * @example pull
              */
-            permission: "pull" | "push" | "admin";
+            permission: string;
             /** Format: uri */
             repositories_url: string;
             /** @description URL-safe form of the name. */
