@@ -4,8 +4,10 @@
  * real implementation that reports every request and response violating the contract.
  *
  * Prism runs as a child (`node_modules/.bin/prism`, not `npx`, whose wrapper would outlive us)
- * on a portable single-file bundle of the spec, and is stopped with this command: SIGINT or
- * SIGTERM here stops Prism, prints the violation summary, and exits 1 if any were seen.
+ * on a portable single-file bundle of the spec, on a private port behind a small forwarder
+ * (prism-front.ts) that keeps the paths Prism crashes on away from it, and is stopped with this
+ * command: SIGINT or SIGTERM here stops Prism, prints the violation summary, and exits 1 if any
+ * were seen (or if Prism died on its own).
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -20,6 +22,7 @@ import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { freePort } from "../free-port.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
+import { startFront } from "../prism-front.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -97,21 +100,38 @@ export const mockCommand: CommandFactory = (setExit) =>
         if (!(error instanceof SpecError)) throw error;
         throw new UsageError(`the spec does not load:\n${error.problems.map(formatProblem).join("\n")}`);
       }
-      if (port === 0) port = await freePort(opts.host);
-
+      const prismHost = "127.0.0.1";
+      const prismPort = await freePort(prismHost);
       const args = upstream
-        ? ["proxy", bundle, upstream, "-p", String(port), "-h", opts.host, ...(opts.errors ? ["--errors"] : [])]
-        : ["mock", bundle, "-p", String(port), "-h", opts.host];
+        ? ["proxy", bundle, upstream, "-p", String(prismPort), "-h", prismHost, ...(opts.errors ? ["--errors"] : [])]
+        : ["mock", bundle, "-p", String(prismPort), "-h", prismHost];
       const child = spawn(prismBin(), args, { stdio: ["ignore", "pipe", "pipe"] });
 
       const violations: Violation[] = [];
       const requests = new Set<string>();
       let current = "(before any request)";
+      let front: Awaited<ReturnType<typeof startFront>> | undefined;
+      const onUnchecked = (request: string): void => {
+        process.stdout.write(
+          upstream
+            ? `unchecked ${request}: Prism cannot decode this path; passed to the upstream without validation\n`
+            : `unchecked ${request}: Prism cannot decode this path; answered 400\n`,
+        );
+      };
       const onLine = (line: string): void => {
         const event = parsePrismLine(line);
         if (event.kind === "listening") {
-          const ready = upstream ? { proxy: event.url, upstream } : { mock: event.url };
-          process.stdout.write(JSON.stringify(ready) + "\n");
+          void startFront({ host: opts.host, port, prism: event.url, upstream, onUnchecked }).then(
+            (started) => {
+              front = started;
+              const ready = upstream ? { proxy: started.url, upstream } : { mock: started.url };
+              process.stdout.write(JSON.stringify(ready) + "\n");
+            },
+            (error: Error) => {
+              process.stderr.write(`service-contract: cannot listen on ${opts.host}:${port}: ${error.message}\n`);
+              child.kill("SIGTERM");
+            },
+          );
         } else if (event.kind === "request") {
           current = event.request;
         } else if (event.kind === "violation") {
@@ -125,7 +145,9 @@ export const mockCommand: CommandFactory = (setExit) =>
       createInterface({ input: child.stdout }).on("line", onLine);
       createInterface({ input: child.stderr }).on("line", onLine);
 
+      let stopping = false;
       const stop = (): void => {
+        stopping = true;
         child.kill("SIGTERM");
       };
       process.once("SIGINT", stop);
@@ -134,11 +156,18 @@ export const mockCommand: CommandFactory = (setExit) =>
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
       process.removeListener("SIGINT", stop);
       process.removeListener("SIGTERM", stop);
+      if (front) {
+        front.server.closeAllConnections();
+        await new Promise((resolve) => front!.server.close(resolve));
+      }
+      // Prism gone without being asked: every request after it went unanswered and unchecked.
+      const died = !stopping && front !== undefined;
+      if (died) process.stderr.write(`service-contract: Prism stopped unexpectedly (exit ${code})\n`);
       rmSync(dirname(bundle), { recursive: true, force: true });
       if (upstream) {
         process.stdout.write(`${violations.length} violation(s) in ${requests.size} request(s)\n`);
-        setExit(violations.length === 0 ? EXIT_OK : EXIT_CHECK_FAILED);
+        setExit(violations.length === 0 && !died ? EXIT_OK : EXIT_CHECK_FAILED);
       } else {
-        setExit(code === 0 || code === null ? EXIT_OK : EXIT_CHECK_FAILED);
+        setExit((code === 0 || code === null) && !died ? EXIT_OK : EXIT_CHECK_FAILED);
       }
     });
