@@ -41,7 +41,7 @@ function forward(req: IncomingMessage, res: ServerResponse, base: string): void 
   const target = new URL(base);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   const prefix = target.pathname.replace(/\/$/, "");
-  const headers = { ...req.headers, host: target.host };
+  const headers = { ...req.headers };
   const out = send(
     { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: prefix + req.url, headers },
     (answer) => {

@@ -4157,9 +4157,11 @@ export interface components {
                 "application/json": components["schemas"]["Authorization"];
             };
         };
-        /** @description The request body is not valid JSON. DESIGN: errors (400 for unparseable JSON). */
+        /** @description The request body is not valid JSON (`Problems parsing JSON`), or the path holds a malformed percent-escape (`%zz`, a truncated `%E0%A4%A`) and cannot be read at all (`Bad Request`; spec/DECISIONS.md, "A malformed `%` escape in the path"). DESIGN: errors (400 for unparseable JSON). A path that cannot be read is counted as an anonymous request of the client address: its credentials are not read. */
         BadRequest: {
             headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4275,9 +4277,31 @@ export interface components {
             };
             content?: never;
         };
+        /** @description The request body is larger than the server accepts (1 MiB for the reference server). spec/DECISIONS.md, "Too large a body". */
+        PayloadTooLarge: {
+            headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Payload Too Large",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The rate limit is exceeded (`X-RateLimit-Remaining: 0`); retry after `X-RateLimit-Reset`. DESIGN: rate limits (exceeded → 403). */
         RateLimited: {
             headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4293,6 +4317,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request headers are larger than the server reads (16 KiB for the reference server, an `If-None-Match` of many tags). Written before the request is read, so it carries no rate-limit headers and closes the connection. spec/DECISIONS.md, "Requests Node's HTTP parser refuses". */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Request Header Fields Too Large",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The credentials sent are invalid (an unknown, revoked or malformed token, or wrong client credentials), or the operation needs authentication and none was sent. DESIGN: errors (401 `Bad credentials`). */
         Unauthorized: {
             headers: {
@@ -4302,6 +4341,44 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is in a media type the operation does not take. spec/DECISIONS.md, "Wrong `Content-Type`". */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Unsupported Media Type: send the body as application/json",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A path parameter is longer than 2048 characters. spec/DECISIONS.md, "Path parameters". The path is not read, so neither are the credentials: counted as an anonymous request of the client address. */
+        URITooLong: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "URI Too Long",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4548,9 +4625,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     checkApplicationToken: {
@@ -4585,9 +4665,12 @@ export interface operations {
                     "application/json": components["schemas"]["Authorization"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     resetApplicationToken: {
@@ -4622,9 +4705,12 @@ export interface operations {
                     "application/json": components["schemas"]["Authorization"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     revokeApplicationToken: {
@@ -4648,9 +4734,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listAuthorizations: {
@@ -4690,6 +4779,7 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createAuthorization: {
@@ -4715,7 +4805,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getAuthorization: {
@@ -4740,9 +4833,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Authorization"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     deleteAuthorization: {
@@ -4767,9 +4863,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     updateAuthorization: {
@@ -4802,7 +4901,11 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrCreateAuthorizationForApp: {
@@ -4832,7 +4935,11 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrCreateAuthorizationForAppAndFingerprint: {
@@ -4867,7 +4974,11 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listPublicEvents: {
@@ -4896,6 +5007,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listServiceHooks: {
@@ -5005,6 +5117,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createAccessToken: {
@@ -5027,6 +5140,7 @@ export interface operations {
                     "application/xml": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OAuthTokenError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     authorize: {
@@ -5088,6 +5202,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listNetworkEvents: {
@@ -5124,10 +5239,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listOrgEvents: {
@@ -5159,10 +5277,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listOrgHooks: {
@@ -5201,10 +5322,13 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createOrgHook: {
@@ -5245,7 +5369,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrgHook: {
@@ -5282,9 +5410,12 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     deleteOrgHook: {
@@ -5308,9 +5439,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     updateOrgHook: {
@@ -5355,7 +5489,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listOrgHookDeliveries: {
@@ -5385,10 +5523,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveries"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrgHookDelivery: {
@@ -5417,9 +5558,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     redeliverOrgHookDelivery: {
@@ -5448,9 +5592,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             202: components["responses"]["Accepted"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     pingOrgHook: {
@@ -5474,9 +5621,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listRepoEvents: {
@@ -5513,10 +5663,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listRepoHooks: {
@@ -5560,10 +5713,13 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createRepoHook: {
@@ -5623,7 +5779,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getRepoHook: {
@@ -5665,9 +5825,12 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     deleteRepoHook: {
@@ -5696,9 +5859,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     updateRepoHook: {
@@ -5748,7 +5914,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listRepoHookDeliveries: {
@@ -5783,10 +5953,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveries"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getRepoHookDelivery: {
@@ -5820,9 +5993,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     redeliverRepoHookDelivery: {
@@ -5856,9 +6032,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             202: components["responses"]["Accepted"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     pingRepoHook: {
@@ -5887,9 +6066,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     testRepoHook: {
@@ -5918,9 +6100,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listIssueEventsForIssue: {
@@ -5969,10 +6154,13 @@ export interface operations {
                     "application/json": components["schemas"]["IssueEvent"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listIssueEventsForRepo: {
@@ -6016,10 +6204,13 @@ export interface operations {
                     "application/json": components["schemas"]["IssueEventWithIssue"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getIssueEvent: {
@@ -6061,9 +6252,12 @@ export interface operations {
                     "application/json": components["schemas"]["IssueEventWithIssue"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getApplicationReview: {
@@ -6101,6 +6295,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listUserEvents: {
@@ -6132,10 +6327,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listUserOrgEvents: {
@@ -6172,10 +6370,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listPublicUserEvents: {
@@ -6207,10 +6408,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listReceivedEvents: {
@@ -6242,10 +6446,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listPublicReceivedEvents: {
@@ -6277,10 +6484,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     receiveCommitCommentEvent: {

@@ -125,7 +125,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
   const viewers = new ViewerCache(db);
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
-  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
+  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors(limiter), clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
@@ -135,7 +135,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors });
+  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors, clientErrorHandler: apiClientErrors });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 

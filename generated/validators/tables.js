@@ -170,6 +170,12 @@ export const operations = {
           "text/html": bodies.authorize_200_text_html,
         },
       },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
     },
   },
   "checkApplicationToken": {
@@ -188,6 +194,12 @@ export const operations = {
           "application/json": bodies.schema_Authorization,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -195,13 +207,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -228,6 +252,12 @@ export const operations = {
           "application/xml": bodies.createAccessToken_200_application_json,
         },
       },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
     },
   },
   "createAuthorization": {
@@ -248,7 +278,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -260,15 +290,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -291,7 +339,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -303,21 +351,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -334,7 +406,7 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
         },
@@ -346,7 +418,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -358,21 +430,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -388,8 +484,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -399,13 +501,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -423,8 +537,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -434,13 +554,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -458,8 +590,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -469,13 +607,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -504,6 +654,12 @@ export const operations = {
           "text/html": bodies.authorize_200_text_html,
         },
       },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
     },
   },
   "getAuthorization": {
@@ -522,6 +678,12 @@ export const operations = {
           "application/json": bodies.schema_Authorization,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.createAuthorization_401_headers,
         content: {
@@ -529,13 +691,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -553,9 +727,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_IssueEventWithIssue,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -565,13 +745,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -602,7 +794,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -614,21 +806,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -657,7 +873,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -669,21 +885,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -699,9 +939,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -711,13 +957,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -735,9 +993,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_HookDeliveryDetail,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -747,13 +1011,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -771,9 +1047,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -783,13 +1065,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -807,9 +1101,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_HookDeliveryDetail,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -819,13 +1119,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -855,15 +1167,21 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -884,6 +1202,12 @@ export const operations = {
           "application/json": bodies.listIssueEventsForIssue_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -891,21 +1215,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -926,6 +1262,12 @@ export const operations = {
           "application/json": bodies.listIssueEventsForRepo_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -933,21 +1275,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -973,6 +1327,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -980,21 +1340,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1020,6 +1392,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1027,21 +1405,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1062,6 +1452,12 @@ export const operations = {
           "application/json": bodies.listOrgHookDeliveries_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1069,21 +1465,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1104,6 +1512,12 @@ export const operations = {
           "application/json": bodies.listOrgHooks_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1111,21 +1525,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1158,15 +1584,21 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1192,6 +1624,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1199,21 +1637,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1239,6 +1689,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1246,21 +1702,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1286,6 +1754,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1293,21 +1767,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1333,6 +1819,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1340,21 +1832,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1375,6 +1879,12 @@ export const operations = {
           "application/json": bodies.listOrgHookDeliveries_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1382,21 +1892,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1417,6 +1939,12 @@ export const operations = {
           "application/json": bodies.listOrgHooks_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1424,21 +1952,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1454,7 +1994,7 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.listServiceHooks_200_application_json,
         },
@@ -1466,7 +2006,13 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1494,6 +2040,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1501,21 +2053,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1541,6 +2105,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1548,21 +2118,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1578,8 +2160,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1589,13 +2177,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1613,8 +2213,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1624,13 +2230,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1648,8 +2266,14 @@ export const operations = {
     },
     responses: {
       "202": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1659,13 +2283,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1683,8 +2319,14 @@ export const operations = {
     },
     responses: {
       "202": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1694,13 +2336,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1723,6 +2377,12 @@ export const operations = {
           "application/json": bodies.schema_Authorization,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1730,13 +2390,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1754,8 +2426,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1765,13 +2443,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1789,8 +2479,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1800,13 +2496,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1824,8 +2532,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1835,13 +2549,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: null,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1866,7 +2592,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1878,21 +2604,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1909,13 +2659,13 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1927,21 +2677,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1958,13 +2732,13 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1976,21 +2750,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },

@@ -1,9 +1,11 @@
 /**
  * Fastify's own refusals — a malformed URL (`%FF`), a path parameter over its length limit — come
  * before any route, so they would answer in Fastify's error format. The API host answers them in
- * the contract's error shape; the web host, whose pages a browser opens, answers a browser (one
- * that accepts `text/html`) with an HTML error page like its others, and anything else (the token
- * endpoint's clients) in the error shape.
+ * the contract's error shape, with `X-RateLimit-*` like every API answer (the request skipped the
+ * hooks that set them, so it is counted here, as an anonymous request of its client address: a
+ * path that cannot be read is not read for credentials either); the web host, whose pages a
+ * browser opens, answers a browser (one that accepts `text/html`) with an HTML error page like its
+ * others, and anything else (the token endpoint's clients) in the error shape.
  */
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
@@ -11,6 +13,7 @@ import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify
 import { errorBody } from "./errors.ts";
 import { errorPage } from "../oauth/pages.ts";
 import { sendPage } from "../oauth/forms.ts";
+import { ANONYMOUS_LIMIT, callerRateKey, remaining, type RateLimiter } from "./rate-limit.ts";
 
 type FrameworkErrors = NonNullable<FastifyServerOptions["frameworkErrors"]>;
 
@@ -21,15 +24,30 @@ function refusal(error: unknown): { status: number; message: string } {
   return { status, message: STATUS_CODES[status] ?? "Bad Request" };
 }
 
-export const apiFrameworkErrors: FrameworkErrors = (error, _request, reply) => {
+/** The refusal in the error shape, without rate-limit headers (the web host has none). */
+const plainRefusal: FrameworkErrors = (error, _request, reply) => {
   const { status, message } = refusal(error);
   // Fastify types the reply by route generics this handler has none of.
   void (reply as unknown as FastifyReply).code(status).send(errorBody(message));
 };
 
+export function apiFrameworkErrors(limiter: RateLimiter): FrameworkErrors {
+  return (error, request, reply) => {
+    const { status, message } = refusal(error);
+    const r = reply as unknown as FastifyReply;
+    limiter.consume(callerRateKey(undefined, request.ip), ANONYMOUS_LIMIT).then(
+      (state) => {
+        r.header("x-ratelimit-limit", state.limit).header("x-ratelimit-remaining", remaining(state)).header("x-ratelimit-reset", state.reset);
+        void r.code(status).send(errorBody(message));
+      },
+      () => void r.code(status).send(errorBody(message)),
+    );
+  };
+}
+
 export const webFrameworkErrors: FrameworkErrors = (error, request: FastifyRequest, reply: FastifyReply) => {
   const accept = request.headers.accept;
-  if (typeof accept !== "string" || !accept.includes("text/html")) return apiFrameworkErrors(error, request, reply);
+  if (typeof accept !== "string" || !accept.includes("text/html")) return plainRefusal(error, request, reply);
   const { status, message } = refusal(error);
   void sendPage(reply, errorPage(status, message, "This address is not one the server can read. Check the link and try again."));
 };

@@ -8,7 +8,8 @@
  * - `POST /settings/connections/applications/:client_id/revoke`: the review page's Revoke (review.ts).
  *
  * `oauthInvalidRequest` answers requests the generated validators refuse on the two page
- * operations with an HTML 404 page, since a browser page has no JSON 422 in the contract.
+ * operations with an HTML 404 page, since a browser page has no JSON 422 in the contract, and on
+ * the token exchange with a 200 OAuth error (token-refusals.ts).
  */
 import type { FastifyInstance } from "fastify";
 import type { HostHandlers, InvalidRequestHandlers } from "../../generated/server/index.ts";
@@ -20,6 +21,7 @@ import { ROUTES } from "./pages.ts";
 import { reviewHandler, revokeRoute } from "./review.ts";
 import { signInRoute, signOutRoute } from "./sign-in.ts";
 import { tokenHandler } from "./token.ts";
+import { tokenRefusal } from "./token-refusals.ts";
 
 export function oauthHandlers(ctx: Context): Partial<HostHandlers<"auth">> {
   return {
@@ -34,8 +36,9 @@ function describe(fields: readonly string[]): string {
 }
 
 /** HTML answers to requests the generated validators refuse (missing or repeated parameters). */
-export function oauthInvalidRequest(_ctx: Context): InvalidRequestHandlers<"auth"> {
+export function oauthInvalidRequest(ctx: Context): InvalidRequestHandlers<"auth"> {
   return {
+    createAccessToken: tokenRefusal(ctx),
     authorize: (failure) =>
       notFoundResult(`This authorization link is not valid${describe((failure.body.errors ?? []).map((e) => e.field))}: it needs exactly one client_id, and each other parameter at most once.`),
     getApplicationReview: () => notFoundResult("There is no page here."),
