@@ -6285,13 +6285,36 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The signed-in user has not authorized this application. An HTML error page. */
+            /** @description The path holds a malformed percent-escape (spec/DECISIONS.md, "A malformed `%` escape in the path"): an HTML error page for a browser (an `Accept` with `text/html`), the error shape otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    /** @example <!DOCTYPE html><html><head><title>Bad Request</title></head><body>…</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The signed-in user has not authorized this application: an HTML error page for a browser, the error shape otherwise (a client that does not accept `text/html`, or a path the page cannot be found at). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     /** @example <!DOCTYPE html><html><head><title>Page not found</title></head><body>…</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The `client_id` is longer than 2048 characters: an HTML error page for a browser, the error shape otherwise. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    /** @example <!DOCTYPE html><html><head><title>URI Too Long</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };

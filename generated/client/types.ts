@@ -149,10 +149,12 @@ export interface GetApplicationReviewRequest {
   path: operations["getApplicationReview"]["parameters"]["path"];
 }
 
-/** What `getApplicationReview` resolves to: one member per declared status (200, 404, 431). */
+/** What `getApplicationReview` resolves to: one member per declared status (200, 400, 404, 414, 431). */
 export type GetApplicationReviewResponse =
   | Reply<200, operations["getApplicationReview"]["responses"][200]["headers"], operations["getApplicationReview"]["responses"][200]["content"]["text/html"]>
-  | Reply<404, operations["getApplicationReview"]["responses"][404]["headers"], operations["getApplicationReview"]["responses"][404]["content"]["text/html"]>
+  | Reply<400, operations["getApplicationReview"]["responses"][400]["headers"], operations["getApplicationReview"]["responses"][400]["content"]["application/json"] | operations["getApplicationReview"]["responses"][400]["content"]["text/html"]>
+  | Reply<404, operations["getApplicationReview"]["responses"][404]["headers"], operations["getApplicationReview"]["responses"][404]["content"]["application/json"] | operations["getApplicationReview"]["responses"][404]["content"]["text/html"]>
+  | Reply<414, operations["getApplicationReview"]["responses"][414]["headers"], operations["getApplicationReview"]["responses"][414]["content"]["application/json"] | operations["getApplicationReview"]["responses"][414]["content"]["text/html"]>
   | Reply<431, operations["getApplicationReview"]["responses"][431]["headers"], operations["getApplicationReview"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getAuthorization` sends: GET /authorizations/{authorization_id}. */

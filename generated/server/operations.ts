@@ -858,11 +858,44 @@ export type GetApplicationReviewResponse = {
   body: operations["getApplicationReview"]["responses"][200]["content"]["text/html"];
   mediaType?: "text/html";
 } | {
+  status: 400;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][400]["content"]["application/json"];
+  mediaType: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][400]["content"]["text/html"];
+  mediaType: "text/html";
+} | {
+  status: 404;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][404]["content"]["application/json"];
+  mediaType: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 404;
   headers?: {};
   extraHeaders?: ExtraHeaders;
   body: operations["getApplicationReview"]["responses"][404]["content"]["text/html"];
-  mediaType?: "text/html";
+  mediaType: "text/html";
+} | {
+  status: 414;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][414]["content"]["application/json"];
+  mediaType: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][414]["content"]["text/html"];
+  mediaType: "text/html";
 } | {
   status: 431;
   headers?: {};

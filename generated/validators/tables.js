@@ -648,9 +648,24 @@ export const operations = {
           "text/html": bodies.authorize_200_text_html,
         },
       },
+      "400": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+          "text/html": bodies.authorize_200_text_html,
+        },
+      },
       "404": {
         headers: null,
         content: {
+          "application/json": bodies.schema_Error,
+          "text/html": bodies.authorize_200_text_html,
+        },
+      },
+      "414": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
           "text/html": bodies.authorize_200_text_html,
         },
       },
