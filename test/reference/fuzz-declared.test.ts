@@ -173,4 +173,14 @@ describe("fuzzing every operation: every answer is declared", () => {
     expect(unique.map((p) => `${p.status} ${p.request}: ${p.problem}`)).toEqual([]);
     expect(t.violations).toEqual([]);
   }, 300_000);
+
+  it("ignores unknown query parameters: an operation without `page` does not answer 422 for it", async () => {
+    const auth = { authorization: `token ${token}` };
+    for (const path of ["/hooks", "/repos/octocat/hello-world/hooks/1", "/repos/octocat/hello-world/issues/events/1", "/orgs/octo-org/hooks/1"]) {
+      const res = await request(`${t.api}${path}?page=abc&page=0&per_page=x&sort=-1`, { headers: auth });
+      await res.body.text();
+      expect(res.statusCode, path).not.toBe(422);
+      expect(res.statusCode, path).toBeLessThan(500);
+    }
+  });
 });
