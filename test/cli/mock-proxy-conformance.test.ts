@@ -61,6 +61,7 @@ describe("the conformance suite through Prism (mock --proxy)", () => {
     [api, auth] = await Promise.all([startProxy(target.server.urls.api), startProxy(target.server.urls.auth)]);
     summary = await runSuite({ baseUrl: api.url, authUrl: auth.url, profile: target.profile });
     exits = [await stop(api), await stop(auth)];
+    console.info(`conformance through Prism: ${JSON.stringify(summary.counts)} in ${summary.durationMs} ms`);
   }, 600_000);
 
   afterAll(async () => {
