@@ -4317,9 +4317,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request headers are larger than the server reads (16 KiB for the reference server, an `If-None-Match` of many tags). Written before the request is read, so it carries no rate-limit headers and closes the connection. spec/DECISIONS.md, "Requests Node's HTTP parser refuses". */
+        /** @description The request headers are larger than the server reads (16 KiB for the reference server, an `If-None-Match` of many tags). Written before the rest of the request is read, so it is counted as an anonymous request of the client address, and it closes the connection. spec/DECISIONS.md, "Requests Node's HTTP parser refuses". */
         RequestHeaderFieldsTooLarge: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -4409,6 +4412,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description The web host's form of `RequestHeaderFieldsTooLarge`: the same answer, without rate-limit headers (the web host has none). */
+        WebRequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Request Header Fields Too Large",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
         };
     };
     parameters: {
@@ -5140,7 +5158,7 @@ export interface operations {
                     "application/xml": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OAuthTokenError"];
                 };
             };
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
         };
     };
     authorize: {
@@ -5202,7 +5220,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
         };
     };
     listNetworkEvents: {
@@ -6318,7 +6336,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
         };
     };
     listUserEvents: {

@@ -17,7 +17,7 @@ import { ViewerCache } from "./http/viewer-cache.ts";
 import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
-import { apiClientErrors, apiFrameworkErrors, webFrameworkErrors } from "./http/framework-errors.ts";
+import { apiFrameworkErrors, clientErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
 import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
@@ -125,7 +125,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
   const viewers = new ViewerCache(db);
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter });
-  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors(limiter), clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
+  const api = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: apiFrameworkErrors(limiter), clientErrorHandler: clientErrors(limiter), serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
@@ -135,7 +135,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await registerDocs(api, {});
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
-  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors, clientErrorHandler: apiClientErrors });
+  const auth = Fastify({ ...FASTIFY_OPTIONS, frameworkErrors: webFrameworkErrors, clientErrorHandler: clientErrors() });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 

@@ -126,7 +126,11 @@ export type CheckApplicationTokenResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["checkApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["checkApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["checkApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -278,7 +282,11 @@ export type CreateAuthorizationResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["createAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -411,7 +419,11 @@ export type CreateOrgHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["createOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -557,7 +569,11 @@ export type CreateRepoHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["createRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -650,7 +666,11 @@ export type DeleteAuthorizationResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -742,7 +762,11 @@ export type DeleteOrgHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["deleteOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -834,7 +858,11 @@ export type DeleteRepoHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["deleteRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -990,7 +1018,11 @@ export type GetAuthorizationResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1083,7 +1115,11 @@ export type GetIssueEventResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getIssueEvent"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getIssueEvent"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getIssueEvent"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1226,7 +1262,11 @@ export type GetOrCreateAuthorizationForAppResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1369,7 +1409,11 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1462,7 +1506,11 @@ export type GetOrgHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1555,7 +1603,11 @@ export type GetOrgHookDeliveryResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1648,7 +1700,11 @@ export type GetRepoHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1741,7 +1797,11 @@ export type GetRepoHookDeliveryResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["getRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1810,7 +1870,11 @@ export type ListAuthorizationsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listAuthorizations"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listAuthorizations"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listAuthorizations"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listAuthorizations"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -1917,7 +1981,11 @@ export type ListIssueEventsForIssueResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listIssueEventsForIssue"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForIssue"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForIssue"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2024,7 +2092,11 @@ export type ListIssueEventsForRepoResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listIssueEventsForRepo"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForRepo"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForRepo"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2145,7 +2217,11 @@ export type ListNetworkEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listNetworkEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listNetworkEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2266,7 +2342,11 @@ export type ListOrgEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2373,7 +2453,11 @@ export type ListOrgHookDeliveriesResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2480,7 +2564,11 @@ export type ListOrgHooksResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgHooks"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHooks"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHooks"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2564,7 +2652,11 @@ export type ListPublicEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2685,7 +2777,11 @@ export type ListPublicReceivedEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2806,7 +2902,11 @@ export type ListPublicUserEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicUserEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicUserEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -2927,7 +3027,11 @@ export type ListReceivedEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3048,7 +3152,11 @@ export type ListRepoEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3155,7 +3263,11 @@ export type ListRepoHookDeliveriesResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3262,7 +3374,11 @@ export type ListRepoHooksResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoHooks"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHooks"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHooks"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3318,7 +3434,11 @@ export type ListServiceHooksResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listServiceHooks"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listServiceHooks"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listServiceHooks"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3439,7 +3559,11 @@ export type ListUserEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listUserEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3560,7 +3684,11 @@ export type ListUserOrgEventsResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3652,7 +3780,11 @@ export type PingOrgHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["pingOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["pingOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3744,7 +3876,11 @@ export type PingRepoHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["pingRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3836,7 +3972,11 @@ export type RedeliverOrgHookDeliveryResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["redeliverOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverOrgHookDelivery"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -3928,7 +4068,11 @@ export type RedeliverRepoHookDeliveryResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["redeliverRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["redeliverRepoHookDelivery"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4019,7 +4163,11 @@ export type ResetApplicationTokenResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["resetApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["resetApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4111,7 +4259,11 @@ export type RevokeApplicationGrantResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationGrant"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationGrant"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4203,7 +4355,11 @@ export type RevokeApplicationTokenResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4295,7 +4451,11 @@ export type TestRepoHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["testRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["testRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["testRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4426,7 +4586,11 @@ export type UpdateAuthorizationResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["updateAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4558,7 +4722,11 @@ export type UpdateOrgHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["updateOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
@@ -4690,7 +4858,11 @@ export type UpdateRepoHookResponse = {
   serializedBody?: string | Buffer;
 } | {
   status: 431;
-  headers?: {};
+  headers: {
+    "X-RateLimit-Limit": operations["updateRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";

@@ -225,7 +225,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -314,7 +314,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -387,7 +387,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -466,7 +466,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -519,7 +519,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -572,7 +572,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -625,7 +625,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -724,7 +724,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -778,7 +778,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -857,7 +857,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -936,7 +936,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -990,7 +990,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1044,7 +1044,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1098,7 +1098,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1152,7 +1152,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1194,7 +1194,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1254,7 +1254,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1314,7 +1314,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1379,7 +1379,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1444,7 +1444,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1504,7 +1504,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1564,7 +1564,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1611,7 +1611,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1676,7 +1676,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1741,7 +1741,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1806,7 +1806,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1871,7 +1871,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1931,7 +1931,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1991,7 +1991,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2027,7 +2027,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2092,7 +2092,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2157,7 +2157,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2210,7 +2210,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2263,7 +2263,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2316,7 +2316,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2369,7 +2369,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2423,7 +2423,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2476,7 +2476,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2529,7 +2529,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2582,7 +2582,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2655,7 +2655,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2728,7 +2728,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -2801,7 +2801,7 @@ export const operations = {
         },
       },
       "431": {
-        headers: null,
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },

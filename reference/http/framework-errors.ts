@@ -57,16 +57,28 @@ export const webFrameworkErrors: FrameworkErrors = (error, request: FastifyReque
  * (an `If-None-Match` of many kilobytes), a malformed request line, a request that took too long —
  * are answered here, on the socket, in the error shape (Fastify's default writes its own format).
  * `Connection: close` tells a keep-alive client that this socket is done, as Node's own answer
- * does; without it the client pools the socket and its next request fails with a hang-up.
+ * does; without it the client pools the socket and its next request fails with a hang-up. With a
+ * limiter (the API host) the answer carries `X-RateLimit-*` like every API answer, counted for
+ * the client address (nothing else of the request was read); the web host has none.
  */
-export function apiClientErrors(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const body = JSON.stringify(errorBody(STATUS_CODES[status]!));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+export function clientErrors(limiter?: RateLimiter): (error: Error & { code?: string }, socket: Duplex) => void {
+  return (error, socket) => {
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const body = JSON.stringify(errorBody(STATUS_CODES[status]!));
+    const write = (rateHeaders: string): void => {
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n${rateHeaders}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    };
+    if (!limiter) return write("");
+    const ip = (socket as Duplex & { remoteAddress?: string }).remoteAddress;
+    limiter.consume(callerRateKey(undefined, ip), ANONYMOUS_LIMIT).then(
+      (state) => write(`X-RateLimit-Limit: ${state.limit}\r\nX-RateLimit-Remaining: ${remaining(state)}\r\nX-RateLimit-Reset: ${state.reset}\r\n`),
+      () => write(""),
     );
-  }
-  socket.destroy(error);
+  };
 }
