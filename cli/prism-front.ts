@@ -5,8 +5,13 @@
  * malformed `%` escape (`/repos/o/r%zz/events`), taking every later request with it. Such a path
  * never reaches Prism: as a proxy, it goes straight to the upstream (unvalidated, and reported as
  * unchecked); as a mock, it is answered the way the contract answers it, 400 in the error shape
- * (spec/DECISIONS.md, "A malformed `%` escape in the path"). Everything else is forwarded to Prism
- * byte for byte.
+ * (spec/DECISIONS.md, "A malformed `%` escape in the path"). A body Prism cannot read is kept
+ * from it too: JSON that does not parse (Prism would answer it itself, in its own format,
+ * `{"error":{"code":"invalid_json"}}`) and a form with a malformed `%` escape (its form decoder
+ * dies on the same URIError), and JSON that is a bare falsy value (`0`: Prism never answers it):
+ * as a proxy it goes to the upstream unchecked, as a mock it is
+ * answered 400 `Problems parsing JSON`. Everything else is forwarded
+ * to Prism byte for byte.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -25,6 +30,46 @@ export function malformedPath(target: string): boolean {
 }
 
 const MALFORMED_BODY = JSON.stringify(errorBody("Bad Request"));
+const UNPARSEABLE_BODY = JSON.stringify(errorBody("Problems parsing JSON"));
+
+/** Bodies are read whole only up to this size; a larger one goes to Prism as it comes. */
+const BUFFER_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * A body Prism cannot read: JSON (or no type, which the contract reads as JSON) that does not
+ * parse, or a form with a malformed `%` escape (Prism's form decoder dies on it, as on a path).
+ */
+function unreadableBody(contentType: string | undefined, body: Buffer): boolean {
+  const type = String(contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (body.length === 0) return false;
+  if (type === "application/x-www-form-urlencoded") {
+    try {
+      for (const pair of body.toString("latin1").split("&")) for (const part of pair.split("=")) decodeURIComponent(part.replace(/\+/g, " "));
+      return false;
+    } catch {
+      return true;
+    }
+  }
+  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) return false;
+  try {
+    // Prism also never answers a body that parses to a falsy value (`0`, `false`, `null`, `""`).
+    return !JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch {
+    return true;
+  }
+}
+
+/** The whole body when it is small enough to check, else undefined (and nothing consumed). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const length = Number(req.headers["content-length"] ?? NaN);
+  if (!(length > 0) || length > BUFFER_LIMIT) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
 
 export interface FrontOptions {
   host: string;
@@ -37,7 +82,7 @@ export interface FrontOptions {
   onUnchecked(request: string): void;
 }
 
-function forward(req: IncomingMessage, res: ServerResponse, base: string): void {
+function forward(req: IncomingMessage, res: ServerResponse, base: string, body?: Buffer): void {
   const target = new URL(base);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   const prefix = target.pathname.replace(/\/$/, "");
@@ -55,18 +100,32 @@ function forward(req: IncomingMessage, res: ServerResponse, base: string): void 
     res.writeHead(502, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
     res.end(body);
   });
-  req.pipe(out);
+  if (body) out.end(body);
+  else req.pipe(out);
 }
 
 export async function startFront(options: FrontOptions): Promise<{ url: string; server: Server }> {
+  const refuse = (res: ServerResponse, body: string): void => {
+    res.writeHead(400, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  };
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
-    if (!malformedPath(url)) return forward(req, res, options.prism);
-    options.onUnchecked(`${req.method} ${url}`);
-    if (options.upstream) return forward(req, res, options.upstream);
-    req.resume();
-    res.writeHead(400, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(MALFORMED_BODY) });
-    res.end(MALFORMED_BODY);
+    if (malformedPath(url)) {
+      options.onUnchecked(`${req.method} ${url}`);
+      if (options.upstream) return forward(req, res, options.upstream);
+      req.resume();
+      return refuse(res, MALFORMED_BODY);
+    }
+    readBody(req).then(
+      (body) => {
+        if (!body || !unreadableBody(req.headers["content-type"], body)) return forward(req, res, options.prism, body);
+        options.onUnchecked(`${req.method} ${url} (a body that does not parse)`);
+        if (options.upstream) return forward(req, res, options.upstream, body);
+        refuse(res, UNPARSEABLE_BODY);
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

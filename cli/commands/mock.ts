@@ -114,11 +114,15 @@ export const mockCommand: CommandFactory = (setExit) =>
       const onUnchecked = (request: string): void => {
         process.stdout.write(
           upstream
-            ? `unchecked ${request}: Prism cannot decode this path; passed to the upstream without validation\n`
-            : `unchecked ${request}: Prism cannot decode this path; answered 400\n`,
+            ? `unchecked ${request}: Prism cannot read it; passed to the upstream without validation\n`
+            : `unchecked ${request}: Prism cannot read it; answered 400\n`,
         );
       };
+      // Prism's last words, shown if it dies on its own (a crash's stack does not say "error").
+      const recent: string[] = [];
       const onLine = (line: string): void => {
+        recent.push(line);
+        if (recent.length > 30) recent.shift();
         const event = parsePrismLine(line);
         if (event.kind === "listening") {
           void startFront({ host: opts.host, port, prism: event.url, upstream, onUnchecked }).then(
@@ -162,7 +166,7 @@ export const mockCommand: CommandFactory = (setExit) =>
       }
       // Prism gone without being asked: every request after it went unanswered and unchecked.
       const died = !stopping && front !== undefined;
-      if (died) process.stderr.write(`service-contract: Prism stopped unexpectedly (exit ${code})\n`);
+      if (died) process.stderr.write(`service-contract: Prism stopped unexpectedly (exit ${code}); its last output:\n${recent.join("\n")}\n`);
       rmSync(dirname(bundle), { recursive: true, force: true });
       if (upstream) {
         process.stdout.write(`${violations.length} violation(s) in ${requests.size} request(s)\n`);

@@ -162,7 +162,7 @@ describe("service-contract mock", () => {
     expect(proxy.lines.at(-1)).toMatch(/^\d+ violation\(s\) in 1 request\(s\)$/);
   }, PRISM_TIMEOUT);
 
-  it("survives a malformed % escape in a path (Prism 5.14.2 dies on it): the proxy passes it through, the mock answers 400", async () => {
+  it("survives a malformed % escape in a path (Prism 5.14.2 dies on it) and keeps unparseable JSON from Prism: the proxy passes both through, the mock answers 400", async () => {
     const seen: string[] = [];
     const upstream = createServer((req, res) => {
       seen.push(req.url ?? "");
@@ -181,7 +181,15 @@ describe("service-contract mock", () => {
       expect(mocked.status).toBe(400);
       expect(await mocked.json()).toEqual({ message: "Bad Request", documentation_url: expect.any(String) });
     }
-    expect(seen).toEqual(["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events"]);
+    // A JSON body that does not parse: Prism would answer it itself, in its own format.
+    const post = (base: string) => fetch(`${base}/repos/octocat/hello-world/hooks`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"web",,}' });
+    const passedBody = await post(proxy.ready.proxy!);
+    expect(passedBody.status).toBe(404);
+    await passedBody.arrayBuffer();
+    const mockedBody = await post(mock.ready.mock!);
+    expect(mockedBody.status).toBe(400);
+    expect(await mockedBody.json()).toEqual({ message: "Problems parsing JSON", documentation_url: expect.any(String) });
+    expect(seen).toEqual(["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events", "/repos/octocat/hello-world/hooks"]);
     // Both are still up and Prism still checks what it can read.
     const after = await fetch(`${mock.ready.mock}/events`);
     expect(after.status).toBe(200);
