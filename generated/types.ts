@@ -1817,7 +1817,7 @@ export interface components {
         /** @description Git author or committer identity. */
         Commit_GitActor: {
             /** @description As recorded in the commit; not necessarily a valid address. */
-            email: string;
+            email: string | null;
             name: string;
             /** @description Login of the account the e-mail belongs to; absent when none matches. */
             username?: string;
@@ -1909,10 +1909,10 @@ export interface components {
             /** @description The repository's default branch. */
             master_branch: string;
             /**
-             * @description Who pushed the ref: a user or a deploy key.
-             * @enum {string}
+             * @description Who pushed the ref: `user` or `deploy_key` (not an enum: DECISIONS.md, rule for received payloads).
+             * @example user
              */
-            pusher_type?: "user" | "deploy_key";
+            pusher_type?: string;
             /** @description Short name of the created branch or tag (no `refs/heads/` prefix); null when a repository was created. */
             ref: string | null;
             /**
@@ -1954,10 +1954,10 @@ export interface components {
          */
         DeleteEventPayload: {
             /**
-             * @description Who deleted the ref: a user or a deploy key.
-             * @enum {string}
+             * @description Who deleted the ref: `user` or `deploy_key` (not an enum: DECISIONS.md, rule for received payloads).
+             * @example user
              */
-            pusher_type?: "user" | "deploy_key";
+            pusher_type?: string;
             /** @description Short name of the deleted branch or tag (no `refs/heads/` prefix). */
             ref: string;
             /**
@@ -2044,8 +2044,11 @@ export interface components {
             id: number;
             /** Format: uri */
             repository_url: string;
-            /** @enum {string} */
-            state: "pending" | "success" | "failure" | "error";
+            /**
+             * @description `pending`, `success`, `failure`, `error`; the service added `inactive`, `in_progress`, `queued` and `waiting` later.
+             * @enum {string}
+             */
+            state: "pending" | "success" | "failure" | "error" | "inactive" | "in_progress" | "queued" | "waiting";
             /** @description Where the output of the deployment can be seen; as given by the creator. */
             target_url: string | null;
             /** Format: date-time */
@@ -2484,7 +2487,7 @@ export interface components {
             body: string | null;
             /**
              * Format: date-time
-             * @description null while the issue is open.
+             * @description When the issue was last closed; null if it never was. A reopened issue may keep the old value.
              */
             closed_at: string | null;
             /** @description Number of comments. */
@@ -2781,12 +2784,19 @@ export interface components {
             /** @description The user who was added or removed. */
             member: components["schemas"]["User"];
             /**
-             * @description The scope of the membership; always `team`.
+             * @description The scope of the membership: `team` (the seed's event), or `organization`, which the service added later.
              * @enum {string}
              */
-            scope: "team";
-            /** @description The team the membership is in. */
-            team: components["schemas"]["Team"];
+            scope: "team" | "organization";
+            /** @description The team the membership is in; a stub `{id, name, deleted: true}` when the team has been deleted since. */
+            team: components["schemas"]["Team"] | components["schemas"]["MembershipEventPayload_DeletedTeam"];
+        };
+        /** @description What is left of a deleted team: its id and name. */
+        MembershipEventPayload_DeletedTeam: {
+            /** @constant */
+            deleted: true;
+            id: number;
+            name: string;
         };
         /**
          * MembershipWebhookPayload
@@ -2938,13 +2948,16 @@ export interface components {
             };
             /** @description Who pushed the commit that was built. */
             pusher: components["schemas"]["User"];
-            /** @enum {string} */
-            status: "built" | "building" | "errored";
+            /**
+             * @description `built`, `building` or `errored` (not an enum: DECISIONS.md, rule for received payloads).
+             * @example built
+             */
+            status: string;
             /** Format: date-time */
             updated_at: string;
             /** Format: uri */
             url: string;
-        } & unknown;
+        };
         /**
          * PageBuildEvent
          * @description Activity event of type `PageBuildEvent` (webhook event `page_build`). A Pages site was built, or its build failed.
@@ -2987,8 +3000,7 @@ export interface components {
          * @description Webhook delivery body for `X-Service-Event: ping`: sent when a webhook is created and again on each call of its ping endpoint. Ping events are not stored and never appear in the activity feeds. `repository` is present for repository hooks, `organization` for organization hooks.
          */
         PingWebhookPayload: {
-            /** @description The webhook's configuration object. */
-            hook: components["schemas"]["Hook"];
+            hook: components["schemas"]["PingWebhookPayload_PingHook"];
             /** @description The ID of the webhook that triggered the ping; equal to `hook.id`. */
             hook_id: number;
             /** @description The organization the hook is installed on (organization hooks), or that owns the hook's repository. */
@@ -2999,6 +3011,36 @@ export interface components {
             sender?: components["schemas"]["User"];
             /** @description Random text. */
             zen: string;
+        };
+        /** @description The hook that was pinged, as a received payload carries it: the Hook object of the hook API (`hook.json`), but shaped by what the hook is attached to (`type`). A repository hook has `test_url`, an organization hook has none, an application's hook has `app_id` and may lack `last_response`; `deliveries_url` is this contract's addition. Event names are any string (the service adds events), and `config.secret` may appear masked (`********`). A server of this contract sends the full Hook object (DECISIONS.md, rule for received payloads). */
+        PingWebhookPayload_PingHook: {
+            active: boolean;
+            /** @description The application the hook belongs to (`type: App`). */
+            app_id?: number;
+            config: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uri */
+            deliveries_url?: string;
+            events: string[];
+            id: number;
+            last_response?: components["schemas"]["Hook"]["last_response"];
+            name: string;
+            /** Format: uri */
+            ping_url: string;
+            /** Format: uri */
+            test_url?: string;
+            /**
+             * @description What the hook is attached to.
+             * @enum {string}
+             */
+            type?: "Repository" | "Organization" | "App";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
         };
         /**
          * PublicEvent
@@ -3043,28 +3085,28 @@ export interface components {
                     href: string;
                 };
             };
-            additions: number;
+            additions?: number;
             /** @description null when nobody is assigned. */
             assignee: components["schemas"]["User"] | null;
             /** @description The branch the changes are to be merged into. */
             base: components["schemas"]["PullRequest_Branch"];
             /** @description null when the pull request has no description. */
             body: string | null;
-            changed_files: number;
+            changed_files?: number;
             /**
              * Format: date-time
-             * @description null while open.
+             * @description When it was last closed; null if it never was. A reopened pull request may keep the old value.
              */
             closed_at: string | null;
-            comments: number;
+            comments?: number;
             /** Format: uri */
             comments_url?: string;
-            commits: number;
+            commits?: number;
             /** Format: uri */
             commits_url?: string;
             /** Format: date-time */
             created_at: string;
-            deletions: number;
+            deletions?: number;
             /** Format: uri */
             diff_url: string;
             /** @description The branch the changes come from. */
@@ -3078,16 +3120,17 @@ export interface components {
             /** @description SHA of the (test) merge commit; null until the service has computed one. */
             merge_commit_sha: string | null;
             /** @description null while the service is still computing mergeability. */
-            mergeable: boolean | null;
+            mergeable?: boolean | null;
             mergeable_state?: string;
-            merged: boolean;
+            /** @description null while the service has not computed it. */
+            merged?: boolean | null;
             /**
              * Format: date-time
              * @description null unless merged.
              */
             merged_at: string | null;
             /** @description null unless merged. */
-            merged_by: components["schemas"]["User"] | null;
+            merged_by?: components["schemas"]["User"] | null;
             /** @description null when the pull request is in no milestone. */
             milestone: components["schemas"]["Milestone"] | null;
             number: number;
@@ -3108,7 +3151,7 @@ export interface components {
             /** Format: uri */
             url: string;
             user: components["schemas"]["User"];
-        } & unknown;
+        };
         /** @description One end of a pull request. */
         PullRequest_Branch: {
             /** @description `owner:branch`. */
@@ -3344,11 +3387,18 @@ export interface components {
         };
         /** @description The repository pushed to, in the legacy form the push webhook keeps: `created_at` and `pushed_at` are Unix epoch seconds, `owner` is `{name, email}` of the owning account, `url` is the web URL, and `stargazers`, `master_branch` and (for organization repositories) `organization` (the owner's login) are added. */
         PushWebhookPayload_pushRepository: {
-            /** @description Unix epoch seconds. */
-            created_at?: number;
-            owner?: components["schemas"]["Repository_PushOwner"];
-            /** @description Unix epoch seconds of this push. */
-            pushed_at?: number;
+            /**
+             * Format: date-time
+             * @description Unix epoch seconds (an ISO 8601 string in some deliveries of the service).
+             */
+            created_at?: number | string;
+            /** @description `{name, email}` of the owning account, or (as the service sends it now) the full user object with those two added. */
+            owner?: components["schemas"]["Repository_PushOwner"] | components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description Unix epoch seconds of this push (an ISO 8601 string or null in some deliveries of the service).
+             */
+            pushed_at?: number | string | null;
         } & components["schemas"]["Repository"];
         /**
          * Release
@@ -3361,8 +3411,11 @@ export interface components {
             author: components["schemas"]["User"];
             /** @description Release notes; null when empty. */
             body?: string | null;
-            /** Format: date-time */
-            created_at: string;
+            /**
+             * Format: date-time
+             * @description null for a draft the service has not dated.
+             */
+            created_at: string | null;
             draft: boolean;
             /** Format: uri */
             html_url: string;
@@ -3828,7 +3881,7 @@ export interface components {
         StatusEventPayload_gitActor: {
             /** Format: date-time */
             date: string;
-            email: string;
+            email: string | null;
             name: string;
         };
         /**
@@ -3854,10 +3907,10 @@ export interface components {
             members_url: string;
             name: string;
             /**
-             * @description Access the team's members get to the team's repositories.
-             * @enum {string}
+             * @description Access the team's members get to the team's repositories: `pull`, `push`, `admin`, or a level the service added later (`triage`, `maintain`); not an enum (DECISIONS.md, rule for received payloads).
+             * @example pull
              */
-            permission: "pull" | "push" | "admin";
+            permission: string;
             /** Format: uri */
             repositories_url: string;
             /** @description URL-safe form of the name. */
@@ -4112,9 +4165,11 @@ export interface components {
                 "application/json": components["schemas"]["Authorization"];
             };
         };
-        /** @description The request body is not valid JSON. DESIGN: errors (400 for unparseable JSON). */
+        /** @description The request body is not valid JSON (`Problems parsing JSON`), or the path holds a malformed percent-escape (`%zz`, a truncated `%E0%A4%A`) and cannot be read at all (`Bad Request`; spec/DECISIONS.md, "A malformed `%` escape in the path"). DESIGN: errors (400 for unparseable JSON). A path that cannot be read is counted as an anonymous request of the client address: its credentials are not read. */
         BadRequest: {
             headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4230,9 +4285,31 @@ export interface components {
             };
             content?: never;
         };
+        /** @description The request body is larger than the server accepts (1 MiB for the reference server). spec/DECISIONS.md, "Too large a body". */
+        PayloadTooLarge: {
+            headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Payload Too Large",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The rate limit is exceeded (`X-RateLimit-Remaining: 0`); retry after `X-RateLimit-Reset`. DESIGN: rate limits (exceeded → 403). */
         RateLimited: {
             headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4248,6 +4325,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request headers are larger than the server reads (16 KiB for the reference server, an `If-None-Match` of many tags). Written before the rest of the request is read, so it is counted as an anonymous request of the client address, and it closes the connection. spec/DECISIONS.md, "Requests Node's HTTP parser refuses". */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Request Header Fields Too Large",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The credentials sent are invalid (an unknown, revoked or malformed token, or wrong client credentials), or the operation needs authentication and none was sent. DESIGN: errors (401 `Bad credentials`). */
         Unauthorized: {
             headers: {
@@ -4257,6 +4352,44 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is in a media type the operation does not take. spec/DECISIONS.md, "Wrong `Content-Type`". */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Unsupported Media Type: send the body as application/json",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A path parameter is longer than 2048 characters. spec/DECISIONS.md, "Path parameters". The path is not read, so neither are the credentials: counted as an anonymous request of the client address. */
+        URITooLong: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "URI Too Long",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4287,6 +4420,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description The web host's form of `RequestHeaderFieldsTooLarge`: the same answer, without rate-limit headers (the web host has none). */
+        WebRequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Request Header Fields Too Large",
+                 *       "documentation_url": "https://developer.service.example/v3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
         };
     };
     parameters: {
@@ -4503,9 +4651,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     checkApplicationToken: {
@@ -4540,9 +4691,12 @@ export interface operations {
                     "application/json": components["schemas"]["Authorization"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     resetApplicationToken: {
@@ -4577,9 +4731,12 @@ export interface operations {
                     "application/json": components["schemas"]["Authorization"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     revokeApplicationToken: {
@@ -4603,9 +4760,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listAuthorizations: {
@@ -4645,6 +4805,7 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createAuthorization: {
@@ -4670,7 +4831,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getAuthorization: {
@@ -4695,9 +4859,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Authorization"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     deleteAuthorization: {
@@ -4722,9 +4889,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     updateAuthorization: {
@@ -4757,7 +4927,11 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrCreateAuthorizationForApp: {
@@ -4787,7 +4961,11 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrCreateAuthorizationForAppAndFingerprint: {
@@ -4822,7 +5000,11 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listPublicEvents: {
@@ -4851,6 +5033,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listServiceHooks: {
@@ -4960,6 +5143,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createAccessToken: {
@@ -4982,6 +5166,7 @@ export interface operations {
                     "application/xml": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OAuthTokenError"];
                 };
             };
+            431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
         };
     };
     authorize: {
@@ -5053,6 +5238,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
         };
     };
     listNetworkEvents: {
@@ -5089,10 +5275,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listOrgEvents: {
@@ -5124,10 +5313,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listOrgHooks: {
@@ -5166,10 +5358,13 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createOrgHook: {
@@ -5210,7 +5405,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrgHook: {
@@ -5247,9 +5446,12 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     deleteOrgHook: {
@@ -5273,9 +5475,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     updateOrgHook: {
@@ -5320,7 +5525,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listOrgHookDeliveries: {
@@ -5350,10 +5559,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveries"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getOrgHookDelivery: {
@@ -5382,9 +5594,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     redeliverOrgHookDelivery: {
@@ -5413,9 +5628,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             202: components["responses"]["Accepted"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     pingOrgHook: {
@@ -5439,9 +5657,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listRepoEvents: {
@@ -5478,10 +5699,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listRepoHooks: {
@@ -5525,10 +5749,13 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     createRepoHook: {
@@ -5588,7 +5815,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getRepoHook: {
@@ -5630,9 +5861,12 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     deleteRepoHook: {
@@ -5661,9 +5895,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     updateRepoHook: {
@@ -5713,7 +5950,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listRepoHookDeliveries: {
@@ -5748,10 +5989,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveries"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getRepoHookDelivery: {
@@ -5785,9 +6029,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     redeliverRepoHookDelivery: {
@@ -5821,9 +6068,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             202: components["responses"]["Accepted"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     pingRepoHook: {
@@ -5852,9 +6102,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     testRepoHook: {
@@ -5883,9 +6136,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listIssueEventsForIssue: {
@@ -5934,10 +6190,13 @@ export interface operations {
                     "application/json": components["schemas"]["IssueEvent"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listIssueEventsForRepo: {
@@ -5981,10 +6240,13 @@ export interface operations {
                     "application/json": components["schemas"]["IssueEventWithIssue"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getIssueEvent: {
@@ -6026,9 +6288,12 @@ export interface operations {
                     "application/json": components["schemas"]["IssueEventWithIssue"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getApplicationReview: {
@@ -6056,16 +6321,40 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The signed-in user has not authorized this application. An HTML error page. */
+            /** @description The path holds a malformed percent-escape (spec/DECISIONS.md, "A malformed `%` escape in the path"): an HTML error page for a browser (an `Accept` with `text/html`), the error shape otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    /** @example <!DOCTYPE html><html><head><title>Bad Request</title></head><body>…</body></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The signed-in user has not authorized this application: an HTML error page for a browser, the error shape otherwise (a client that does not accept `text/html`, or a path the page cannot be found at). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     /** @example <!DOCTYPE html><html><head><title>Page not found</title></head><body>…</body></html> */
                     "text/html": string;
                 };
             };
+            /** @description The `client_id` is longer than 2048 characters: an HTML error page for a browser, the error shape otherwise. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    /** @example <!DOCTYPE html><html><head><title>URI Too Long</title></head><body>…</body></html> */
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
         };
     };
     listUserEvents: {
@@ -6097,10 +6386,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listUserOrgEvents: {
@@ -6137,10 +6429,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listPublicUserEvents: {
@@ -6172,10 +6467,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listReceivedEvents: {
@@ -6207,10 +6505,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listPublicReceivedEvents: {
@@ -6242,10 +6543,13 @@ export interface operations {
         responses: {
             200: components["responses"]["ActivityEvents"];
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     receiveCommitCommentEvent: {

@@ -18,7 +18,7 @@ import { ViewerCache } from "./http/viewer-cache.ts";
 import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
-import { apiClientErrors, apiFrameworkErrors, webFrameworkErrors } from "./http/framework-errors.ts";
+import { apiFrameworkErrors, clientErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
 import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
@@ -139,7 +139,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const viewers = new ViewerCache(db);
   const trusted = options.trustProxy && options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {};
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter, forwarded: trusted.trustProxy !== undefined });
-  const api = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: apiFrameworkErrors, clientErrorHandler: apiClientErrors, serverFactory: serverWithLane(lane) });
+  const api = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: apiFrameworkErrors(limiter), clientErrorHandler: clientErrors(limiter), serverFactory: serverWithLane(lane) });
   installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
@@ -149,7 +149,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
   // Parser refusals on the web host too: the error shape and `Connection: close` (http/framework-errors.ts).
-  const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors, clientErrorHandler: apiClientErrors });
+  const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors, clientErrorHandler: clientErrors() });
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 

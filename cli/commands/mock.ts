@@ -4,8 +4,10 @@
  * real implementation that reports every request and response violating the contract.
  *
  * Prism runs as a child (`node_modules/.bin/prism`, not `npx`, whose wrapper would outlive us)
- * on a portable single-file bundle of the spec, and is stopped with this command: SIGINT or
- * SIGTERM here stops Prism, prints the violation summary, and exits 1 if any were seen.
+ * on a portable single-file bundle of the spec, on a private port behind a small forwarder
+ * (prism-front.ts) that keeps the paths Prism crashes on away from it, and is stopped with this
+ * command: SIGINT or SIGTERM here stops Prism, prints the violation summary, and exits 1 if any
+ * were seen (or if Prism died on its own).
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -21,6 +23,7 @@ import { checkCanListen, freePort } from "../free-port.ts";
 import { DEFAULT_SPEC } from "../options.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
+import { startFront } from "../prism-front.ts";
 
 /** Prism's launcher in node_modules/.bin; MissingPeerError when @stoplight/prism-cli (an optional peer) is not installed. */
 function prismBin(): string {
@@ -88,9 +91,9 @@ export const mockCommand: CommandFactory = (setExit) =>
     )
     .action(async (opts: MockOptions) => {
       const upstream = opts.proxy === undefined ? undefined : parseUpstream(opts.proxy);
-      let port = parsePort("--port", opts.port);
-      if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
+      const port = parsePort("--port", opts.port);
       const prism = prismBin();
+      if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
       let bundle: string;
       try {
         bundle = await writePortableBundle(opts.spec, forPrism);
@@ -98,30 +101,52 @@ export const mockCommand: CommandFactory = (setExit) =>
         if (!(error instanceof SpecError)) throw error;
         throw new UsageError(`the spec does not load:\n${error.problems.map(formatProblem).join("\n")}`);
       }
+      // Refused before Prism starts: a port in use would otherwise surface as fragments of its help.
       await checkCanListen(opts.host, port, "--port");
-      if (port === 0) port = await freePort(opts.host);
-
+      const prismHost = "127.0.0.1";
+      const prismPort = await freePort(prismHost);
       const args = upstream
-        ? ["proxy", bundle, upstream, "-p", String(port), "-h", opts.host, ...(opts.errors ? ["--errors"] : [])]
-        : ["mock", bundle, "-p", String(port), "-h", opts.host];
+        ? ["proxy", bundle, upstream, "-p", String(prismPort), "-h", prismHost, ...(opts.errors ? ["--errors"] : [])]
+        : ["mock", bundle, "-p", String(prismPort), "-h", prismHost];
       const child = spawn(prism, args, { stdio: ["ignore", "pipe", "pipe"] });
 
       const violations: Violation[] = [];
       const requests = new Set<string>();
       let current = "(before any request)";
-      let ready = false;
+      let front: Awaited<ReturnType<typeof startFront>> | undefined;
+      const onUnchecked = (request: string): void => {
+        process.stdout.write(
+          upstream
+            ? `unchecked ${request}: Prism cannot read it; passed to the upstream without validation\n`
+            : `unchecked ${request}: Prism cannot read it; answered 400\n`,
+        );
+      };
+      // Prism's last words, shown if it dies on its own (a crash's stack does not say "error").
+      const recent: string[] = [];
+      let frontFailed: string | undefined;
       const onLine = (line: string): void => {
+        recent.push(line);
+        if (recent.length > 30) recent.shift();
         const event = parsePrismLine(line);
         if (event.kind === "listening") {
-          ready = true;
-          process.stdout.write(JSON.stringify(upstream ? { proxy: event.url, upstream } : { mock: event.url }) + "\n");
+          void startFront({ host: opts.host, port, prism: event.url, upstream, onUnchecked }).then(
+            (started) => {
+              front = started;
+              const ready = upstream ? { proxy: started.url, upstream } : { mock: started.url };
+              process.stdout.write(JSON.stringify(ready) + "\n");
+            },
+            (error: Error) => {
+              frontFailed = `cannot listen on ${opts.host}:${port}: ${error.message}`;
+              child.kill("SIGTERM");
+            },
+          );
         } else if (event.kind === "request") {
           current = event.request;
         } else if (event.kind === "violation") {
           violations.push({ request: current, location: event.location, message: event.message });
           requests.add(current);
           process.stdout.write(`violation ${current} ${event.location}: ${event.message}\n`);
-        } else if (ready && /\b(error|fatal)\b/i.test(line) && !/Violation/.test(line)) {
+        } else if (front && /\b(error|fatal)\b/i.test(line) && !/Violation/.test(line)) {
           // Before it listens, Prism's complaints are fragments of its help: the exit below says it in one line.
           process.stderr.write(line + "\n");
         }
@@ -129,9 +154,9 @@ export const mockCommand: CommandFactory = (setExit) =>
       createInterface({ input: child.stdout }).on("line", onLine);
       createInterface({ input: child.stderr }).on("line", onLine);
 
-      let stopped = false;
+      let stopping = false;
       const stop = (): void => {
-        stopped = true;
+        stopping = true;
         child.kill("SIGTERM");
       };
       process.once("SIGINT", stop);
@@ -140,12 +165,22 @@ export const mockCommand: CommandFactory = (setExit) =>
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
       process.removeListener("SIGINT", stop);
       process.removeListener("SIGTERM", stop);
+      if (front) {
+        front.server.closeAllConnections();
+        await new Promise((resolve) => front!.server.close(resolve));
+      }
+      if (frontFailed !== undefined || (front === undefined && !stopping)) {
+        rmSync(dirname(bundle), { recursive: true, force: true });
+        throw new UsageError(frontFailed ?? `Prism stopped before it listened (exit code ${code ?? "none"})`);
+      }
+      // Prism gone without being asked: every request after it went unanswered and unchecked.
+      const died = !stopping && front !== undefined;
+      if (died) process.stderr.write(`service-contract: Prism stopped unexpectedly (exit ${code}); its last output:\n${recent.join("\n")}\n`);
       rmSync(dirname(bundle), { recursive: true, force: true });
-      if (!ready && !stopped) throw new UsageError(`Prism stopped before it listened on ${opts.host}:${port} (exit code ${code ?? "none"})`);
       if (upstream) {
         process.stdout.write(`${violations.length} violation(s) in ${requests.size} request(s)\n`);
-        setExit(violations.length === 0 ? EXIT_OK : EXIT_CHECK_FAILED);
+        setExit(violations.length === 0 && !died ? EXIT_OK : EXIT_CHECK_FAILED);
       } else {
-        setExit(code === 0 || code === null ? EXIT_OK : EXIT_CHECK_FAILED);
+        setExit((code === 0 || code === null) && !died ? EXIT_OK : EXIT_CHECK_FAILED);
       }
     });

@@ -8,23 +8,27 @@ export interface AuthorizeRequest {
   query: NonNullable<operations["authorize"]["parameters"]["query"]>;
 }
 
-/** What `authorize` resolves to: one member per declared status (200, 302, 404). */
+/** What `authorize` resolves to: one member per declared status (200, 302, 404, 431). */
 export type AuthorizeResponse =
   | Reply<200, operations["authorize"]["responses"][200]["headers"], operations["authorize"]["responses"][200]["content"]["text/html"]>
   | Reply<302, operations["authorize"]["responses"][302]["headers"], undefined>
-  | Reply<404, operations["authorize"]["responses"][404]["headers"], operations["authorize"]["responses"][404]["content"]["text/html"]>;
+  | Reply<404, operations["authorize"]["responses"][404]["headers"], operations["authorize"]["responses"][404]["content"]["text/html"]>
+  | Reply<431, operations["authorize"]["responses"][431]["headers"], operations["authorize"]["responses"][431]["content"]["application/json"]>;
 
 /** What `checkApplicationToken` sends: GET /applications/{client_id}/tokens/{access_token}. */
 export interface CheckApplicationTokenRequest {
   path: operations["checkApplicationToken"]["parameters"]["path"];
 }
 
-/** What `checkApplicationToken` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `checkApplicationToken` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type CheckApplicationTokenResponse =
   | Reply<200, operations["checkApplicationToken"]["responses"][200]["headers"], operations["checkApplicationToken"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["checkApplicationToken"]["responses"][400]["headers"], operations["checkApplicationToken"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["checkApplicationToken"]["responses"][401]["headers"], operations["checkApplicationToken"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["checkApplicationToken"]["responses"][403]["headers"], operations["checkApplicationToken"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["checkApplicationToken"]["responses"][404]["headers"], operations["checkApplicationToken"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["checkApplicationToken"]["responses"][404]["headers"], operations["checkApplicationToken"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["checkApplicationToken"]["responses"][414]["headers"], operations["checkApplicationToken"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["checkApplicationToken"]["responses"][431]["headers"], operations["checkApplicationToken"]["responses"][431]["content"]["application/json"]>;
 
 /** What `createAccessToken` sends: POST /login/oauth/access_token. */
 export interface CreateAccessTokenRequest {
@@ -33,9 +37,10 @@ export interface CreateAccessTokenRequest {
   mediaType?: "application/json" | "application/x-www-form-urlencoded";
 }
 
-/** What `createAccessToken` resolves to: one member per declared status (200). */
+/** What `createAccessToken` resolves to: one member per declared status (200, 431). */
 export type CreateAccessTokenResponse =
-  | Reply<200, operations["createAccessToken"]["responses"][200]["headers"], operations["createAccessToken"]["responses"][200]["content"]["application/json"] | operations["createAccessToken"]["responses"][200]["content"]["application/x-www-form-urlencoded"] | operations["createAccessToken"]["responses"][200]["content"]["application/xml"]>;
+  | Reply<200, operations["createAccessToken"]["responses"][200]["headers"], operations["createAccessToken"]["responses"][200]["content"]["application/json"] | operations["createAccessToken"]["responses"][200]["content"]["application/x-www-form-urlencoded"] | operations["createAccessToken"]["responses"][200]["content"]["application/xml"]>
+  | Reply<431, operations["createAccessToken"]["responses"][431]["headers"], operations["createAccessToken"]["responses"][431]["content"]["application/json"]>;
 
 /** What `createAuthorization` sends: POST /authorizations. */
 export interface CreateAuthorizationRequest {
@@ -43,13 +48,16 @@ export interface CreateAuthorizationRequest {
   body: NonNullable<operations["createAuthorization"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `createAuthorization` resolves to: one member per declared status (201, 400, 401, 403, 422). */
+/** What `createAuthorization` resolves to: one member per declared status (201, 400, 401, 403, 413, 415, 422, 431). */
 export type CreateAuthorizationResponse =
   | Reply<201, operations["createAuthorization"]["responses"][201]["headers"], operations["createAuthorization"]["responses"][201]["content"]["application/json"]>
   | Reply<400, operations["createAuthorization"]["responses"][400]["headers"], operations["createAuthorization"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["createAuthorization"]["responses"][401]["headers"], operations["createAuthorization"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["createAuthorization"]["responses"][403]["headers"], operations["createAuthorization"]["responses"][403]["content"]["application/json"]>
-  | Reply<422, operations["createAuthorization"]["responses"][422]["headers"], operations["createAuthorization"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["createAuthorization"]["responses"][413]["headers"], operations["createAuthorization"]["responses"][413]["content"]["application/json"]>
+  | Reply<415, operations["createAuthorization"]["responses"][415]["headers"], operations["createAuthorization"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["createAuthorization"]["responses"][422]["headers"], operations["createAuthorization"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["createAuthorization"]["responses"][431]["headers"], operations["createAuthorization"]["responses"][431]["content"]["application/json"]>;
 
 /** What `createOrgHook` sends: POST /orgs/{org}/hooks. */
 export interface CreateOrgHookRequest {
@@ -57,14 +65,18 @@ export interface CreateOrgHookRequest {
   body: NonNullable<operations["createOrgHook"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `createOrgHook` resolves to: one member per declared status (201, 400, 401, 403, 404, 422). */
+/** What `createOrgHook` resolves to: one member per declared status (201, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type CreateOrgHookResponse =
   | Reply<201, operations["createOrgHook"]["responses"][201]["headers"], operations["createOrgHook"]["responses"][201]["content"]["application/json"]>
   | Reply<400, operations["createOrgHook"]["responses"][400]["headers"], operations["createOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["createOrgHook"]["responses"][401]["headers"], operations["createOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["createOrgHook"]["responses"][403]["headers"], operations["createOrgHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["createOrgHook"]["responses"][404]["headers"], operations["createOrgHook"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["createOrgHook"]["responses"][422]["headers"], operations["createOrgHook"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["createOrgHook"]["responses"][413]["headers"], operations["createOrgHook"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["createOrgHook"]["responses"][414]["headers"], operations["createOrgHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["createOrgHook"]["responses"][415]["headers"], operations["createOrgHook"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["createOrgHook"]["responses"][422]["headers"], operations["createOrgHook"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["createOrgHook"]["responses"][431]["headers"], operations["createOrgHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `createRepoHook` sends: POST /repos/{owner}/{repo}/hooks. */
 export interface CreateRepoHookRequest {
@@ -72,7 +84,7 @@ export interface CreateRepoHookRequest {
   body: NonNullable<operations["createRepoHook"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `createRepoHook` resolves to: one member per declared status (200, 201, 400, 401, 403, 404, 422). */
+/** What `createRepoHook` resolves to: one member per declared status (200, 201, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type CreateRepoHookResponse =
   | Reply<200, operations["createRepoHook"]["responses"][200]["headers"], operations["createRepoHook"]["responses"][200]["content"]["application/json"]>
   | Reply<201, operations["createRepoHook"]["responses"][201]["headers"], operations["createRepoHook"]["responses"][201]["content"]["application/json"]>
@@ -80,7 +92,11 @@ export type CreateRepoHookResponse =
   | Reply<401, operations["createRepoHook"]["responses"][401]["headers"], operations["createRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["createRepoHook"]["responses"][403]["headers"], operations["createRepoHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["createRepoHook"]["responses"][404]["headers"], operations["createRepoHook"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["createRepoHook"]["responses"][422]["headers"], operations["createRepoHook"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["createRepoHook"]["responses"][413]["headers"], operations["createRepoHook"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["createRepoHook"]["responses"][414]["headers"], operations["createRepoHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["createRepoHook"]["responses"][415]["headers"], operations["createRepoHook"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["createRepoHook"]["responses"][422]["headers"], operations["createRepoHook"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["createRepoHook"]["responses"][431]["headers"], operations["createRepoHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `deleteAuthorization` sends: DELETE /authorizations/{authorization_id}. */
 export interface DeleteAuthorizationRequest {
@@ -88,46 +104,58 @@ export interface DeleteAuthorizationRequest {
   headers?: NonNullable<operations["deleteAuthorization"]["parameters"]["header"]>;
 }
 
-/** What `deleteAuthorization` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `deleteAuthorization` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type DeleteAuthorizationResponse =
   | Reply<204, operations["deleteAuthorization"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["deleteAuthorization"]["responses"][400]["headers"], operations["deleteAuthorization"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["deleteAuthorization"]["responses"][401]["headers"], operations["deleteAuthorization"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["deleteAuthorization"]["responses"][403]["headers"], operations["deleteAuthorization"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["deleteAuthorization"]["responses"][404]["headers"], operations["deleteAuthorization"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["deleteAuthorization"]["responses"][404]["headers"], operations["deleteAuthorization"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["deleteAuthorization"]["responses"][414]["headers"], operations["deleteAuthorization"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["deleteAuthorization"]["responses"][431]["headers"], operations["deleteAuthorization"]["responses"][431]["content"]["application/json"]>;
 
 /** What `deleteOrgHook` sends: DELETE /orgs/{org}/hooks/{hook_id}. */
 export interface DeleteOrgHookRequest {
   path: operations["deleteOrgHook"]["parameters"]["path"];
 }
 
-/** What `deleteOrgHook` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `deleteOrgHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type DeleteOrgHookResponse =
   | Reply<204, operations["deleteOrgHook"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["deleteOrgHook"]["responses"][400]["headers"], operations["deleteOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["deleteOrgHook"]["responses"][401]["headers"], operations["deleteOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["deleteOrgHook"]["responses"][403]["headers"], operations["deleteOrgHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["deleteOrgHook"]["responses"][404]["headers"], operations["deleteOrgHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["deleteOrgHook"]["responses"][404]["headers"], operations["deleteOrgHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["deleteOrgHook"]["responses"][414]["headers"], operations["deleteOrgHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["deleteOrgHook"]["responses"][431]["headers"], operations["deleteOrgHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `deleteRepoHook` sends: DELETE /repos/{owner}/{repo}/hooks/{hook_id}. */
 export interface DeleteRepoHookRequest {
   path: operations["deleteRepoHook"]["parameters"]["path"];
 }
 
-/** What `deleteRepoHook` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `deleteRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type DeleteRepoHookResponse =
   | Reply<204, operations["deleteRepoHook"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["deleteRepoHook"]["responses"][400]["headers"], operations["deleteRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["deleteRepoHook"]["responses"][401]["headers"], operations["deleteRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["deleteRepoHook"]["responses"][403]["headers"], operations["deleteRepoHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["deleteRepoHook"]["responses"][404]["headers"], operations["deleteRepoHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["deleteRepoHook"]["responses"][404]["headers"], operations["deleteRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["deleteRepoHook"]["responses"][414]["headers"], operations["deleteRepoHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["deleteRepoHook"]["responses"][431]["headers"], operations["deleteRepoHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getApplicationReview` sends: GET /settings/connections/applications/{client_id}. */
 export interface GetApplicationReviewRequest {
   path: operations["getApplicationReview"]["parameters"]["path"];
 }
 
-/** What `getApplicationReview` resolves to: one member per declared status (200, 404). */
+/** What `getApplicationReview` resolves to: one member per declared status (200, 400, 404, 414, 431). */
 export type GetApplicationReviewResponse =
   | Reply<200, operations["getApplicationReview"]["responses"][200]["headers"], operations["getApplicationReview"]["responses"][200]["content"]["text/html"]>
-  | Reply<404, operations["getApplicationReview"]["responses"][404]["headers"], operations["getApplicationReview"]["responses"][404]["content"]["text/html"]>;
+  | Reply<400, operations["getApplicationReview"]["responses"][400]["headers"], operations["getApplicationReview"]["responses"][400]["content"]["application/json"] | operations["getApplicationReview"]["responses"][400]["content"]["text/html"]>
+  | Reply<404, operations["getApplicationReview"]["responses"][404]["headers"], operations["getApplicationReview"]["responses"][404]["content"]["application/json"] | operations["getApplicationReview"]["responses"][404]["content"]["text/html"]>
+  | Reply<414, operations["getApplicationReview"]["responses"][414]["headers"], operations["getApplicationReview"]["responses"][414]["content"]["application/json"] | operations["getApplicationReview"]["responses"][414]["content"]["text/html"]>
+  | Reply<431, operations["getApplicationReview"]["responses"][431]["headers"], operations["getApplicationReview"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getAuthorization` sends: GET /authorizations/{authorization_id}. */
 export interface GetAuthorizationRequest {
@@ -135,24 +163,30 @@ export interface GetAuthorizationRequest {
   headers?: NonNullable<operations["getAuthorization"]["parameters"]["header"]>;
 }
 
-/** What `getAuthorization` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `getAuthorization` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type GetAuthorizationResponse =
   | Reply<200, operations["getAuthorization"]["responses"][200]["headers"], operations["getAuthorization"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["getAuthorization"]["responses"][400]["headers"], operations["getAuthorization"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["getAuthorization"]["responses"][401]["headers"], operations["getAuthorization"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getAuthorization"]["responses"][403]["headers"], operations["getAuthorization"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["getAuthorization"]["responses"][404]["headers"], operations["getAuthorization"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["getAuthorization"]["responses"][404]["headers"], operations["getAuthorization"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["getAuthorization"]["responses"][414]["headers"], operations["getAuthorization"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["getAuthorization"]["responses"][431]["headers"], operations["getAuthorization"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getIssueEvent` sends: GET /repos/{owner}/{repo}/issues/events/{event_id}. */
 export interface GetIssueEventRequest {
   path: operations["getIssueEvent"]["parameters"]["path"];
 }
 
-/** What `getIssueEvent` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `getIssueEvent` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type GetIssueEventResponse =
   | Reply<200, operations["getIssueEvent"]["responses"][200]["headers"], operations["getIssueEvent"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["getIssueEvent"]["responses"][400]["headers"], operations["getIssueEvent"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["getIssueEvent"]["responses"][401]["headers"], operations["getIssueEvent"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getIssueEvent"]["responses"][403]["headers"], operations["getIssueEvent"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["getIssueEvent"]["responses"][404]["headers"], operations["getIssueEvent"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["getIssueEvent"]["responses"][404]["headers"], operations["getIssueEvent"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["getIssueEvent"]["responses"][414]["headers"], operations["getIssueEvent"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["getIssueEvent"]["responses"][431]["headers"], operations["getIssueEvent"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getOrCreateAuthorizationForApp` sends: PUT /authorizations/clients/{client_id}. */
 export interface GetOrCreateAuthorizationForAppRequest {
@@ -161,7 +195,7 @@ export interface GetOrCreateAuthorizationForAppRequest {
   body: NonNullable<operations["getOrCreateAuthorizationForApp"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `getOrCreateAuthorizationForApp` resolves to: one member per declared status (200, 201, 400, 401, 403, 404, 422). */
+/** What `getOrCreateAuthorizationForApp` resolves to: one member per declared status (200, 201, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type GetOrCreateAuthorizationForAppResponse =
   | Reply<200, operations["getOrCreateAuthorizationForApp"]["responses"][200]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][200]["content"]["application/json"]>
   | Reply<201, operations["getOrCreateAuthorizationForApp"]["responses"][201]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][201]["content"]["application/json"]>
@@ -169,7 +203,11 @@ export type GetOrCreateAuthorizationForAppResponse =
   | Reply<401, operations["getOrCreateAuthorizationForApp"]["responses"][401]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getOrCreateAuthorizationForApp"]["responses"][403]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["getOrCreateAuthorizationForApp"]["responses"][404]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["getOrCreateAuthorizationForApp"]["responses"][422]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["getOrCreateAuthorizationForApp"]["responses"][413]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["getOrCreateAuthorizationForApp"]["responses"][414]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["getOrCreateAuthorizationForApp"]["responses"][415]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["getOrCreateAuthorizationForApp"]["responses"][422]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"], operations["getOrCreateAuthorizationForApp"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getOrCreateAuthorizationForAppAndFingerprint` sends: PUT /authorizations/clients/{client_id}/{fingerprint}. */
 export interface GetOrCreateAuthorizationForAppAndFingerprintRequest {
@@ -178,7 +216,7 @@ export interface GetOrCreateAuthorizationForAppAndFingerprintRequest {
   body: NonNullable<operations["getOrCreateAuthorizationForAppAndFingerprint"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `getOrCreateAuthorizationForAppAndFingerprint` resolves to: one member per declared status (200, 201, 400, 401, 403, 404, 422). */
+/** What `getOrCreateAuthorizationForAppAndFingerprint` resolves to: one member per declared status (200, 201, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type GetOrCreateAuthorizationForAppAndFingerprintResponse =
   | Reply<200, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][200]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][200]["content"]["application/json"]>
   | Reply<201, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][201]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][201]["content"]["application/json"]>
@@ -186,55 +224,71 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse =
   | Reply<401, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][401]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][403]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][404]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][414]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"], operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getOrgHook` sends: GET /orgs/{org}/hooks/{hook_id}. */
 export interface GetOrgHookRequest {
   path: operations["getOrgHook"]["parameters"]["path"];
 }
 
-/** What `getOrgHook` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `getOrgHook` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type GetOrgHookResponse =
   | Reply<200, operations["getOrgHook"]["responses"][200]["headers"], operations["getOrgHook"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["getOrgHook"]["responses"][400]["headers"], operations["getOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["getOrgHook"]["responses"][401]["headers"], operations["getOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getOrgHook"]["responses"][403]["headers"], operations["getOrgHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["getOrgHook"]["responses"][404]["headers"], operations["getOrgHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["getOrgHook"]["responses"][404]["headers"], operations["getOrgHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["getOrgHook"]["responses"][414]["headers"], operations["getOrgHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["getOrgHook"]["responses"][431]["headers"], operations["getOrgHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getOrgHookDelivery` sends: GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}. */
 export interface GetOrgHookDeliveryRequest {
   path: operations["getOrgHookDelivery"]["parameters"]["path"];
 }
 
-/** What `getOrgHookDelivery` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `getOrgHookDelivery` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type GetOrgHookDeliveryResponse =
   | Reply<200, operations["getOrgHookDelivery"]["responses"][200]["headers"], operations["getOrgHookDelivery"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["getOrgHookDelivery"]["responses"][400]["headers"], operations["getOrgHookDelivery"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["getOrgHookDelivery"]["responses"][401]["headers"], operations["getOrgHookDelivery"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getOrgHookDelivery"]["responses"][403]["headers"], operations["getOrgHookDelivery"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["getOrgHookDelivery"]["responses"][404]["headers"], operations["getOrgHookDelivery"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["getOrgHookDelivery"]["responses"][404]["headers"], operations["getOrgHookDelivery"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["getOrgHookDelivery"]["responses"][414]["headers"], operations["getOrgHookDelivery"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["getOrgHookDelivery"]["responses"][431]["headers"], operations["getOrgHookDelivery"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getRepoHook` sends: GET /repos/{owner}/{repo}/hooks/{hook_id}. */
 export interface GetRepoHookRequest {
   path: operations["getRepoHook"]["parameters"]["path"];
 }
 
-/** What `getRepoHook` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `getRepoHook` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type GetRepoHookResponse =
   | Reply<200, operations["getRepoHook"]["responses"][200]["headers"], operations["getRepoHook"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["getRepoHook"]["responses"][400]["headers"], operations["getRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["getRepoHook"]["responses"][401]["headers"], operations["getRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getRepoHook"]["responses"][403]["headers"], operations["getRepoHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["getRepoHook"]["responses"][404]["headers"], operations["getRepoHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["getRepoHook"]["responses"][404]["headers"], operations["getRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["getRepoHook"]["responses"][414]["headers"], operations["getRepoHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["getRepoHook"]["responses"][431]["headers"], operations["getRepoHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getRepoHookDelivery` sends: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}. */
 export interface GetRepoHookDeliveryRequest {
   path: operations["getRepoHookDelivery"]["parameters"]["path"];
 }
 
-/** What `getRepoHookDelivery` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `getRepoHookDelivery` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type GetRepoHookDeliveryResponse =
   | Reply<200, operations["getRepoHookDelivery"]["responses"][200]["headers"], operations["getRepoHookDelivery"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["getRepoHookDelivery"]["responses"][400]["headers"], operations["getRepoHookDelivery"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["getRepoHookDelivery"]["responses"][401]["headers"], operations["getRepoHookDelivery"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["getRepoHookDelivery"]["responses"][403]["headers"], operations["getRepoHookDelivery"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["getRepoHookDelivery"]["responses"][404]["headers"], operations["getRepoHookDelivery"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["getRepoHookDelivery"]["responses"][404]["headers"], operations["getRepoHookDelivery"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["getRepoHookDelivery"]["responses"][414]["headers"], operations["getRepoHookDelivery"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["getRepoHookDelivery"]["responses"][431]["headers"], operations["getRepoHookDelivery"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listAuthorizations` sends: GET /authorizations. */
 export interface ListAuthorizationsRequest {
@@ -242,12 +296,13 @@ export interface ListAuthorizationsRequest {
   headers?: NonNullable<operations["listAuthorizations"]["parameters"]["header"]>;
 }
 
-/** What `listAuthorizations` resolves to: one member per declared status (200, 401, 403, 422). */
+/** What `listAuthorizations` resolves to: one member per declared status (200, 401, 403, 422, 431). */
 export type ListAuthorizationsResponse =
   | Reply<200, operations["listAuthorizations"]["responses"][200]["headers"], operations["listAuthorizations"]["responses"][200]["content"]["application/json"]>
   | Reply<401, operations["listAuthorizations"]["responses"][401]["headers"], operations["listAuthorizations"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listAuthorizations"]["responses"][403]["headers"], operations["listAuthorizations"]["responses"][403]["content"]["application/json"]>
-  | Reply<422, operations["listAuthorizations"]["responses"][422]["headers"], operations["listAuthorizations"]["responses"][422]["content"]["application/json"]>;
+  | Reply<422, operations["listAuthorizations"]["responses"][422]["headers"], operations["listAuthorizations"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listAuthorizations"]["responses"][431]["headers"], operations["listAuthorizations"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listIssueEventsForIssue` sends: GET /repos/{owner}/{repo}/issues/{issue_number}/events. */
 export interface ListIssueEventsForIssueRequest {
@@ -255,13 +310,16 @@ export interface ListIssueEventsForIssueRequest {
   query?: NonNullable<operations["listIssueEventsForIssue"]["parameters"]["query"]>;
 }
 
-/** What `listIssueEventsForIssue` resolves to: one member per declared status (200, 401, 403, 404, 422). */
+/** What `listIssueEventsForIssue` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type ListIssueEventsForIssueResponse =
   | Reply<200, operations["listIssueEventsForIssue"]["responses"][200]["headers"], operations["listIssueEventsForIssue"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listIssueEventsForIssue"]["responses"][400]["headers"], operations["listIssueEventsForIssue"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listIssueEventsForIssue"]["responses"][401]["headers"], operations["listIssueEventsForIssue"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listIssueEventsForIssue"]["responses"][403]["headers"], operations["listIssueEventsForIssue"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listIssueEventsForIssue"]["responses"][404]["headers"], operations["listIssueEventsForIssue"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listIssueEventsForIssue"]["responses"][422]["headers"], operations["listIssueEventsForIssue"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listIssueEventsForIssue"]["responses"][414]["headers"], operations["listIssueEventsForIssue"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listIssueEventsForIssue"]["responses"][422]["headers"], operations["listIssueEventsForIssue"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listIssueEventsForIssue"]["responses"][431]["headers"], operations["listIssueEventsForIssue"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listIssueEventsForRepo` sends: GET /repos/{owner}/{repo}/issues/events. */
 export interface ListIssueEventsForRepoRequest {
@@ -269,13 +327,16 @@ export interface ListIssueEventsForRepoRequest {
   query?: NonNullable<operations["listIssueEventsForRepo"]["parameters"]["query"]>;
 }
 
-/** What `listIssueEventsForRepo` resolves to: one member per declared status (200, 401, 403, 404, 422). */
+/** What `listIssueEventsForRepo` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type ListIssueEventsForRepoResponse =
   | Reply<200, operations["listIssueEventsForRepo"]["responses"][200]["headers"], operations["listIssueEventsForRepo"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listIssueEventsForRepo"]["responses"][400]["headers"], operations["listIssueEventsForRepo"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listIssueEventsForRepo"]["responses"][401]["headers"], operations["listIssueEventsForRepo"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listIssueEventsForRepo"]["responses"][403]["headers"], operations["listIssueEventsForRepo"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listIssueEventsForRepo"]["responses"][404]["headers"], operations["listIssueEventsForRepo"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listIssueEventsForRepo"]["responses"][422]["headers"], operations["listIssueEventsForRepo"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listIssueEventsForRepo"]["responses"][414]["headers"], operations["listIssueEventsForRepo"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listIssueEventsForRepo"]["responses"][422]["headers"], operations["listIssueEventsForRepo"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listIssueEventsForRepo"]["responses"][431]["headers"], operations["listIssueEventsForRepo"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listNetworkEvents` sends: GET /networks/{owner}/{repo}/events. */
 export interface ListNetworkEventsRequest {
@@ -284,14 +345,17 @@ export interface ListNetworkEventsRequest {
   headers?: NonNullable<operations["listNetworkEvents"]["parameters"]["header"]>;
 }
 
-/** What `listNetworkEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listNetworkEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListNetworkEventsResponse =
   | Reply<200, operations["listNetworkEvents"]["responses"][200]["headers"], operations["listNetworkEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listNetworkEvents"]["responses"][304]["headers"], operations["listNetworkEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listNetworkEvents"]["responses"][400]["headers"], operations["listNetworkEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listNetworkEvents"]["responses"][401]["headers"], operations["listNetworkEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listNetworkEvents"]["responses"][403]["headers"], operations["listNetworkEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listNetworkEvents"]["responses"][404]["headers"], operations["listNetworkEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listNetworkEvents"]["responses"][422]["headers"], operations["listNetworkEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listNetworkEvents"]["responses"][414]["headers"], operations["listNetworkEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listNetworkEvents"]["responses"][422]["headers"], operations["listNetworkEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listNetworkEvents"]["responses"][431]["headers"], operations["listNetworkEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listOrgEvents` sends: GET /orgs/{org}/events. */
 export interface ListOrgEventsRequest {
@@ -300,14 +364,17 @@ export interface ListOrgEventsRequest {
   headers?: NonNullable<operations["listOrgEvents"]["parameters"]["header"]>;
 }
 
-/** What `listOrgEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listOrgEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListOrgEventsResponse =
   | Reply<200, operations["listOrgEvents"]["responses"][200]["headers"], operations["listOrgEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listOrgEvents"]["responses"][304]["headers"], operations["listOrgEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listOrgEvents"]["responses"][400]["headers"], operations["listOrgEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listOrgEvents"]["responses"][401]["headers"], operations["listOrgEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listOrgEvents"]["responses"][403]["headers"], operations["listOrgEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listOrgEvents"]["responses"][404]["headers"], operations["listOrgEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listOrgEvents"]["responses"][422]["headers"], operations["listOrgEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listOrgEvents"]["responses"][414]["headers"], operations["listOrgEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listOrgEvents"]["responses"][422]["headers"], operations["listOrgEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listOrgEvents"]["responses"][431]["headers"], operations["listOrgEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listOrgHookDeliveries` sends: GET /orgs/{org}/hooks/{hook_id}/deliveries. */
 export interface ListOrgHookDeliveriesRequest {
@@ -315,13 +382,16 @@ export interface ListOrgHookDeliveriesRequest {
   query?: NonNullable<operations["listOrgHookDeliveries"]["parameters"]["query"]>;
 }
 
-/** What `listOrgHookDeliveries` resolves to: one member per declared status (200, 401, 403, 404, 422). */
+/** What `listOrgHookDeliveries` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type ListOrgHookDeliveriesResponse =
   | Reply<200, operations["listOrgHookDeliveries"]["responses"][200]["headers"], operations["listOrgHookDeliveries"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listOrgHookDeliveries"]["responses"][400]["headers"], operations["listOrgHookDeliveries"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listOrgHookDeliveries"]["responses"][401]["headers"], operations["listOrgHookDeliveries"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listOrgHookDeliveries"]["responses"][403]["headers"], operations["listOrgHookDeliveries"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listOrgHookDeliveries"]["responses"][404]["headers"], operations["listOrgHookDeliveries"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listOrgHookDeliveries"]["responses"][422]["headers"], operations["listOrgHookDeliveries"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listOrgHookDeliveries"]["responses"][414]["headers"], operations["listOrgHookDeliveries"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listOrgHookDeliveries"]["responses"][422]["headers"], operations["listOrgHookDeliveries"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listOrgHookDeliveries"]["responses"][431]["headers"], operations["listOrgHookDeliveries"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listOrgHooks` sends: GET /orgs/{org}/hooks. */
 export interface ListOrgHooksRequest {
@@ -329,13 +399,16 @@ export interface ListOrgHooksRequest {
   query?: NonNullable<operations["listOrgHooks"]["parameters"]["query"]>;
 }
 
-/** What `listOrgHooks` resolves to: one member per declared status (200, 401, 403, 404, 422). */
+/** What `listOrgHooks` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type ListOrgHooksResponse =
   | Reply<200, operations["listOrgHooks"]["responses"][200]["headers"], operations["listOrgHooks"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listOrgHooks"]["responses"][400]["headers"], operations["listOrgHooks"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listOrgHooks"]["responses"][401]["headers"], operations["listOrgHooks"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listOrgHooks"]["responses"][403]["headers"], operations["listOrgHooks"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listOrgHooks"]["responses"][404]["headers"], operations["listOrgHooks"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listOrgHooks"]["responses"][422]["headers"], operations["listOrgHooks"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listOrgHooks"]["responses"][414]["headers"], operations["listOrgHooks"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listOrgHooks"]["responses"][422]["headers"], operations["listOrgHooks"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listOrgHooks"]["responses"][431]["headers"], operations["listOrgHooks"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listPublicEvents` sends: GET /events. */
 export interface ListPublicEventsRequest {
@@ -343,13 +416,14 @@ export interface ListPublicEventsRequest {
   headers?: NonNullable<operations["listPublicEvents"]["parameters"]["header"]>;
 }
 
-/** What `listPublicEvents` resolves to: one member per declared status (200, 304, 401, 403, 422). */
+/** What `listPublicEvents` resolves to: one member per declared status (200, 304, 401, 403, 422, 431). */
 export type ListPublicEventsResponse =
   | Reply<200, operations["listPublicEvents"]["responses"][200]["headers"], operations["listPublicEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listPublicEvents"]["responses"][304]["headers"], operations["listPublicEvents"]["responses"][200]["content"]["application/json"]>
   | Reply<401, operations["listPublicEvents"]["responses"][401]["headers"], operations["listPublicEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listPublicEvents"]["responses"][403]["headers"], operations["listPublicEvents"]["responses"][403]["content"]["application/json"]>
-  | Reply<422, operations["listPublicEvents"]["responses"][422]["headers"], operations["listPublicEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<422, operations["listPublicEvents"]["responses"][422]["headers"], operations["listPublicEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listPublicEvents"]["responses"][431]["headers"], operations["listPublicEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listPublicReceivedEvents` sends: GET /users/{username}/received_events/public. */
 export interface ListPublicReceivedEventsRequest {
@@ -358,14 +432,17 @@ export interface ListPublicReceivedEventsRequest {
   headers?: NonNullable<operations["listPublicReceivedEvents"]["parameters"]["header"]>;
 }
 
-/** What `listPublicReceivedEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listPublicReceivedEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListPublicReceivedEventsResponse =
   | Reply<200, operations["listPublicReceivedEvents"]["responses"][200]["headers"], operations["listPublicReceivedEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listPublicReceivedEvents"]["responses"][304]["headers"], operations["listPublicReceivedEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listPublicReceivedEvents"]["responses"][400]["headers"], operations["listPublicReceivedEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listPublicReceivedEvents"]["responses"][401]["headers"], operations["listPublicReceivedEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listPublicReceivedEvents"]["responses"][403]["headers"], operations["listPublicReceivedEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listPublicReceivedEvents"]["responses"][404]["headers"], operations["listPublicReceivedEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listPublicReceivedEvents"]["responses"][422]["headers"], operations["listPublicReceivedEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listPublicReceivedEvents"]["responses"][414]["headers"], operations["listPublicReceivedEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listPublicReceivedEvents"]["responses"][422]["headers"], operations["listPublicReceivedEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listPublicReceivedEvents"]["responses"][431]["headers"], operations["listPublicReceivedEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listPublicUserEvents` sends: GET /users/{username}/events/public. */
 export interface ListPublicUserEventsRequest {
@@ -374,14 +451,17 @@ export interface ListPublicUserEventsRequest {
   headers?: NonNullable<operations["listPublicUserEvents"]["parameters"]["header"]>;
 }
 
-/** What `listPublicUserEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listPublicUserEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListPublicUserEventsResponse =
   | Reply<200, operations["listPublicUserEvents"]["responses"][200]["headers"], operations["listPublicUserEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listPublicUserEvents"]["responses"][304]["headers"], operations["listPublicUserEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listPublicUserEvents"]["responses"][400]["headers"], operations["listPublicUserEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listPublicUserEvents"]["responses"][401]["headers"], operations["listPublicUserEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listPublicUserEvents"]["responses"][403]["headers"], operations["listPublicUserEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listPublicUserEvents"]["responses"][404]["headers"], operations["listPublicUserEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listPublicUserEvents"]["responses"][422]["headers"], operations["listPublicUserEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listPublicUserEvents"]["responses"][414]["headers"], operations["listPublicUserEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listPublicUserEvents"]["responses"][422]["headers"], operations["listPublicUserEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listPublicUserEvents"]["responses"][431]["headers"], operations["listPublicUserEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listReceivedEvents` sends: GET /users/{username}/received_events. */
 export interface ListReceivedEventsRequest {
@@ -390,14 +470,17 @@ export interface ListReceivedEventsRequest {
   headers?: NonNullable<operations["listReceivedEvents"]["parameters"]["header"]>;
 }
 
-/** What `listReceivedEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listReceivedEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListReceivedEventsResponse =
   | Reply<200, operations["listReceivedEvents"]["responses"][200]["headers"], operations["listReceivedEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listReceivedEvents"]["responses"][304]["headers"], operations["listReceivedEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listReceivedEvents"]["responses"][400]["headers"], operations["listReceivedEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listReceivedEvents"]["responses"][401]["headers"], operations["listReceivedEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listReceivedEvents"]["responses"][403]["headers"], operations["listReceivedEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listReceivedEvents"]["responses"][404]["headers"], operations["listReceivedEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listReceivedEvents"]["responses"][422]["headers"], operations["listReceivedEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listReceivedEvents"]["responses"][414]["headers"], operations["listReceivedEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listReceivedEvents"]["responses"][422]["headers"], operations["listReceivedEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listReceivedEvents"]["responses"][431]["headers"], operations["listReceivedEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listRepoEvents` sends: GET /repos/{owner}/{repo}/events. */
 export interface ListRepoEventsRequest {
@@ -406,14 +489,17 @@ export interface ListRepoEventsRequest {
   headers?: NonNullable<operations["listRepoEvents"]["parameters"]["header"]>;
 }
 
-/** What `listRepoEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listRepoEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListRepoEventsResponse =
   | Reply<200, operations["listRepoEvents"]["responses"][200]["headers"], operations["listRepoEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listRepoEvents"]["responses"][304]["headers"], operations["listRepoEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listRepoEvents"]["responses"][400]["headers"], operations["listRepoEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listRepoEvents"]["responses"][401]["headers"], operations["listRepoEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listRepoEvents"]["responses"][403]["headers"], operations["listRepoEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listRepoEvents"]["responses"][404]["headers"], operations["listRepoEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listRepoEvents"]["responses"][422]["headers"], operations["listRepoEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listRepoEvents"]["responses"][414]["headers"], operations["listRepoEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listRepoEvents"]["responses"][422]["headers"], operations["listRepoEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listRepoEvents"]["responses"][431]["headers"], operations["listRepoEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listRepoHookDeliveries` sends: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries. */
 export interface ListRepoHookDeliveriesRequest {
@@ -421,13 +507,16 @@ export interface ListRepoHookDeliveriesRequest {
   query?: NonNullable<operations["listRepoHookDeliveries"]["parameters"]["query"]>;
 }
 
-/** What `listRepoHookDeliveries` resolves to: one member per declared status (200, 401, 403, 404, 422). */
+/** What `listRepoHookDeliveries` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type ListRepoHookDeliveriesResponse =
   | Reply<200, operations["listRepoHookDeliveries"]["responses"][200]["headers"], operations["listRepoHookDeliveries"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listRepoHookDeliveries"]["responses"][400]["headers"], operations["listRepoHookDeliveries"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listRepoHookDeliveries"]["responses"][401]["headers"], operations["listRepoHookDeliveries"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listRepoHookDeliveries"]["responses"][403]["headers"], operations["listRepoHookDeliveries"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listRepoHookDeliveries"]["responses"][404]["headers"], operations["listRepoHookDeliveries"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listRepoHookDeliveries"]["responses"][422]["headers"], operations["listRepoHookDeliveries"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listRepoHookDeliveries"]["responses"][414]["headers"], operations["listRepoHookDeliveries"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listRepoHookDeliveries"]["responses"][422]["headers"], operations["listRepoHookDeliveries"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listRepoHookDeliveries"]["responses"][431]["headers"], operations["listRepoHookDeliveries"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listRepoHooks` sends: GET /repos/{owner}/{repo}/hooks. */
 export interface ListRepoHooksRequest {
@@ -435,20 +524,24 @@ export interface ListRepoHooksRequest {
   query?: NonNullable<operations["listRepoHooks"]["parameters"]["query"]>;
 }
 
-/** What `listRepoHooks` resolves to: one member per declared status (200, 401, 403, 404, 422). */
+/** What `listRepoHooks` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type ListRepoHooksResponse =
   | Reply<200, operations["listRepoHooks"]["responses"][200]["headers"], operations["listRepoHooks"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listRepoHooks"]["responses"][400]["headers"], operations["listRepoHooks"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listRepoHooks"]["responses"][401]["headers"], operations["listRepoHooks"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listRepoHooks"]["responses"][403]["headers"], operations["listRepoHooks"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listRepoHooks"]["responses"][404]["headers"], operations["listRepoHooks"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listRepoHooks"]["responses"][422]["headers"], operations["listRepoHooks"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listRepoHooks"]["responses"][414]["headers"], operations["listRepoHooks"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listRepoHooks"]["responses"][422]["headers"], operations["listRepoHooks"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listRepoHooks"]["responses"][431]["headers"], operations["listRepoHooks"]["responses"][431]["content"]["application/json"]>;
 /** What `listServiceHooks` sends: GET /hooks. */
 export type ListServiceHooksRequest = Record<string, never>;
-/** What `listServiceHooks` resolves to: one member per declared status (200, 401, 403). */
+/** What `listServiceHooks` resolves to: one member per declared status (200, 401, 403, 431). */
 export type ListServiceHooksResponse =
   | Reply<200, operations["listServiceHooks"]["responses"][200]["headers"], operations["listServiceHooks"]["responses"][200]["content"]["application/json"]>
   | Reply<401, operations["listServiceHooks"]["responses"][401]["headers"], operations["listServiceHooks"]["responses"][401]["content"]["application/json"]>
-  | Reply<403, operations["listServiceHooks"]["responses"][403]["headers"], operations["listServiceHooks"]["responses"][403]["content"]["application/json"]>;
+  | Reply<403, operations["listServiceHooks"]["responses"][403]["headers"], operations["listServiceHooks"]["responses"][403]["content"]["application/json"]>
+  | Reply<431, operations["listServiceHooks"]["responses"][431]["headers"], operations["listServiceHooks"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listUserEvents` sends: GET /users/{username}/events. */
 export interface ListUserEventsRequest {
@@ -457,14 +550,17 @@ export interface ListUserEventsRequest {
   headers?: NonNullable<operations["listUserEvents"]["parameters"]["header"]>;
 }
 
-/** What `listUserEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listUserEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListUserEventsResponse =
   | Reply<200, operations["listUserEvents"]["responses"][200]["headers"], operations["listUserEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listUserEvents"]["responses"][304]["headers"], operations["listUserEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listUserEvents"]["responses"][400]["headers"], operations["listUserEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listUserEvents"]["responses"][401]["headers"], operations["listUserEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listUserEvents"]["responses"][403]["headers"], operations["listUserEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listUserEvents"]["responses"][404]["headers"], operations["listUserEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listUserEvents"]["responses"][422]["headers"], operations["listUserEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listUserEvents"]["responses"][414]["headers"], operations["listUserEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listUserEvents"]["responses"][422]["headers"], operations["listUserEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listUserEvents"]["responses"][431]["headers"], operations["listUserEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `listUserOrgEvents` sends: GET /users/{username}/events/orgs/{org}. */
 export interface ListUserOrgEventsRequest {
@@ -473,110 +569,137 @@ export interface ListUserOrgEventsRequest {
   headers?: NonNullable<operations["listUserOrgEvents"]["parameters"]["header"]>;
 }
 
-/** What `listUserOrgEvents` resolves to: one member per declared status (200, 304, 401, 403, 404, 422). */
+/** What `listUserOrgEvents` resolves to: one member per declared status (200, 304, 400, 401, 403, 404, 414, 422, 431). */
 export type ListUserOrgEventsResponse =
   | Reply<200, operations["listUserOrgEvents"]["responses"][200]["headers"], operations["listUserOrgEvents"]["responses"][200]["content"]["application/json"]>
   | NotModified<operations["listUserOrgEvents"]["responses"][304]["headers"], operations["listUserOrgEvents"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["listUserOrgEvents"]["responses"][400]["headers"], operations["listUserOrgEvents"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["listUserOrgEvents"]["responses"][401]["headers"], operations["listUserOrgEvents"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["listUserOrgEvents"]["responses"][403]["headers"], operations["listUserOrgEvents"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["listUserOrgEvents"]["responses"][404]["headers"], operations["listUserOrgEvents"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["listUserOrgEvents"]["responses"][422]["headers"], operations["listUserOrgEvents"]["responses"][422]["content"]["application/json"]>;
+  | Reply<414, operations["listUserOrgEvents"]["responses"][414]["headers"], operations["listUserOrgEvents"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["listUserOrgEvents"]["responses"][422]["headers"], operations["listUserOrgEvents"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["listUserOrgEvents"]["responses"][431]["headers"], operations["listUserOrgEvents"]["responses"][431]["content"]["application/json"]>;
 
 /** What `pingOrgHook` sends: POST /orgs/{org}/hooks/{hook_id}/pings. */
 export interface PingOrgHookRequest {
   path: operations["pingOrgHook"]["parameters"]["path"];
 }
 
-/** What `pingOrgHook` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `pingOrgHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type PingOrgHookResponse =
   | Reply<204, operations["pingOrgHook"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["pingOrgHook"]["responses"][400]["headers"], operations["pingOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["pingOrgHook"]["responses"][401]["headers"], operations["pingOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["pingOrgHook"]["responses"][403]["headers"], operations["pingOrgHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["pingOrgHook"]["responses"][404]["headers"], operations["pingOrgHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["pingOrgHook"]["responses"][404]["headers"], operations["pingOrgHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["pingOrgHook"]["responses"][414]["headers"], operations["pingOrgHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["pingOrgHook"]["responses"][431]["headers"], operations["pingOrgHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `pingRepoHook` sends: POST /repos/{owner}/{repo}/hooks/{hook_id}/pings. */
 export interface PingRepoHookRequest {
   path: operations["pingRepoHook"]["parameters"]["path"];
 }
 
-/** What `pingRepoHook` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `pingRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type PingRepoHookResponse =
   | Reply<204, operations["pingRepoHook"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["pingRepoHook"]["responses"][400]["headers"], operations["pingRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["pingRepoHook"]["responses"][401]["headers"], operations["pingRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["pingRepoHook"]["responses"][403]["headers"], operations["pingRepoHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["pingRepoHook"]["responses"][404]["headers"], operations["pingRepoHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["pingRepoHook"]["responses"][404]["headers"], operations["pingRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["pingRepoHook"]["responses"][414]["headers"], operations["pingRepoHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["pingRepoHook"]["responses"][431]["headers"], operations["pingRepoHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `redeliverOrgHookDelivery` sends: POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts. */
 export interface RedeliverOrgHookDeliveryRequest {
   path: operations["redeliverOrgHookDelivery"]["parameters"]["path"];
 }
 
-/** What `redeliverOrgHookDelivery` resolves to: one member per declared status (202, 401, 403, 404). */
+/** What `redeliverOrgHookDelivery` resolves to: one member per declared status (202, 400, 401, 403, 404, 414, 431). */
 export type RedeliverOrgHookDeliveryResponse =
   | Reply<202, operations["redeliverOrgHookDelivery"]["responses"][202]["headers"], undefined>
+  | Reply<400, operations["redeliverOrgHookDelivery"]["responses"][400]["headers"], operations["redeliverOrgHookDelivery"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["redeliverOrgHookDelivery"]["responses"][401]["headers"], operations["redeliverOrgHookDelivery"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["redeliverOrgHookDelivery"]["responses"][403]["headers"], operations["redeliverOrgHookDelivery"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["redeliverOrgHookDelivery"]["responses"][404]["headers"], operations["redeliverOrgHookDelivery"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["redeliverOrgHookDelivery"]["responses"][404]["headers"], operations["redeliverOrgHookDelivery"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["redeliverOrgHookDelivery"]["responses"][414]["headers"], operations["redeliverOrgHookDelivery"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["redeliverOrgHookDelivery"]["responses"][431]["headers"], operations["redeliverOrgHookDelivery"]["responses"][431]["content"]["application/json"]>;
 
 /** What `redeliverRepoHookDelivery` sends: POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts. */
 export interface RedeliverRepoHookDeliveryRequest {
   path: operations["redeliverRepoHookDelivery"]["parameters"]["path"];
 }
 
-/** What `redeliverRepoHookDelivery` resolves to: one member per declared status (202, 401, 403, 404). */
+/** What `redeliverRepoHookDelivery` resolves to: one member per declared status (202, 400, 401, 403, 404, 414, 431). */
 export type RedeliverRepoHookDeliveryResponse =
   | Reply<202, operations["redeliverRepoHookDelivery"]["responses"][202]["headers"], undefined>
+  | Reply<400, operations["redeliverRepoHookDelivery"]["responses"][400]["headers"], operations["redeliverRepoHookDelivery"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["redeliverRepoHookDelivery"]["responses"][401]["headers"], operations["redeliverRepoHookDelivery"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["redeliverRepoHookDelivery"]["responses"][403]["headers"], operations["redeliverRepoHookDelivery"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["redeliverRepoHookDelivery"]["responses"][404]["headers"], operations["redeliverRepoHookDelivery"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["redeliverRepoHookDelivery"]["responses"][404]["headers"], operations["redeliverRepoHookDelivery"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["redeliverRepoHookDelivery"]["responses"][414]["headers"], operations["redeliverRepoHookDelivery"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["redeliverRepoHookDelivery"]["responses"][431]["headers"], operations["redeliverRepoHookDelivery"]["responses"][431]["content"]["application/json"]>;
 
 /** What `resetApplicationToken` sends: POST /applications/{client_id}/tokens/{access_token}. */
 export interface ResetApplicationTokenRequest {
   path: operations["resetApplicationToken"]["parameters"]["path"];
 }
 
-/** What `resetApplicationToken` resolves to: one member per declared status (200, 401, 403, 404). */
+/** What `resetApplicationToken` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
 export type ResetApplicationTokenResponse =
   | Reply<200, operations["resetApplicationToken"]["responses"][200]["headers"], operations["resetApplicationToken"]["responses"][200]["content"]["application/json"]>
+  | Reply<400, operations["resetApplicationToken"]["responses"][400]["headers"], operations["resetApplicationToken"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["resetApplicationToken"]["responses"][401]["headers"], operations["resetApplicationToken"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["resetApplicationToken"]["responses"][403]["headers"], operations["resetApplicationToken"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["resetApplicationToken"]["responses"][404]["headers"], operations["resetApplicationToken"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["resetApplicationToken"]["responses"][404]["headers"], operations["resetApplicationToken"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["resetApplicationToken"]["responses"][414]["headers"], operations["resetApplicationToken"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["resetApplicationToken"]["responses"][431]["headers"], operations["resetApplicationToken"]["responses"][431]["content"]["application/json"]>;
 
 /** What `revokeApplicationGrant` sends: DELETE /applications/{client_id}/grants/{access_token}. */
 export interface RevokeApplicationGrantRequest {
   path: operations["revokeApplicationGrant"]["parameters"]["path"];
 }
 
-/** What `revokeApplicationGrant` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `revokeApplicationGrant` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type RevokeApplicationGrantResponse =
   | Reply<204, operations["revokeApplicationGrant"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["revokeApplicationGrant"]["responses"][400]["headers"], operations["revokeApplicationGrant"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["revokeApplicationGrant"]["responses"][401]["headers"], operations["revokeApplicationGrant"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["revokeApplicationGrant"]["responses"][403]["headers"], operations["revokeApplicationGrant"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["revokeApplicationGrant"]["responses"][404]["headers"], operations["revokeApplicationGrant"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["revokeApplicationGrant"]["responses"][404]["headers"], operations["revokeApplicationGrant"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["revokeApplicationGrant"]["responses"][414]["headers"], operations["revokeApplicationGrant"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["revokeApplicationGrant"]["responses"][431]["headers"], operations["revokeApplicationGrant"]["responses"][431]["content"]["application/json"]>;
 
 /** What `revokeApplicationToken` sends: DELETE /applications/{client_id}/tokens/{access_token}. */
 export interface RevokeApplicationTokenRequest {
   path: operations["revokeApplicationToken"]["parameters"]["path"];
 }
 
-/** What `revokeApplicationToken` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `revokeApplicationToken` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type RevokeApplicationTokenResponse =
   | Reply<204, operations["revokeApplicationToken"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["revokeApplicationToken"]["responses"][400]["headers"], operations["revokeApplicationToken"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["revokeApplicationToken"]["responses"][401]["headers"], operations["revokeApplicationToken"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["revokeApplicationToken"]["responses"][403]["headers"], operations["revokeApplicationToken"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["revokeApplicationToken"]["responses"][404]["headers"], operations["revokeApplicationToken"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["revokeApplicationToken"]["responses"][404]["headers"], operations["revokeApplicationToken"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["revokeApplicationToken"]["responses"][414]["headers"], operations["revokeApplicationToken"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["revokeApplicationToken"]["responses"][431]["headers"], operations["revokeApplicationToken"]["responses"][431]["content"]["application/json"]>;
 
 /** What `testRepoHook` sends: POST /repos/{owner}/{repo}/hooks/{hook_id}/tests. */
 export interface TestRepoHookRequest {
   path: operations["testRepoHook"]["parameters"]["path"];
 }
 
-/** What `testRepoHook` resolves to: one member per declared status (204, 401, 403, 404). */
+/** What `testRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
 export type TestRepoHookResponse =
   | Reply<204, operations["testRepoHook"]["responses"][204]["headers"], undefined>
+  | Reply<400, operations["testRepoHook"]["responses"][400]["headers"], operations["testRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["testRepoHook"]["responses"][401]["headers"], operations["testRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["testRepoHook"]["responses"][403]["headers"], operations["testRepoHook"]["responses"][403]["content"]["application/json"]>
-  | Reply<404, operations["testRepoHook"]["responses"][404]["headers"], operations["testRepoHook"]["responses"][404]["content"]["application/json"]>;
+  | Reply<404, operations["testRepoHook"]["responses"][404]["headers"], operations["testRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<414, operations["testRepoHook"]["responses"][414]["headers"], operations["testRepoHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<431, operations["testRepoHook"]["responses"][431]["headers"], operations["testRepoHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `updateAuthorization` sends: PATCH /authorizations/{authorization_id}. */
 export interface UpdateAuthorizationRequest {
@@ -585,14 +708,18 @@ export interface UpdateAuthorizationRequest {
   body: NonNullable<operations["updateAuthorization"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `updateAuthorization` resolves to: one member per declared status (200, 400, 401, 403, 404, 422). */
+/** What `updateAuthorization` resolves to: one member per declared status (200, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type UpdateAuthorizationResponse =
   | Reply<200, operations["updateAuthorization"]["responses"][200]["headers"], operations["updateAuthorization"]["responses"][200]["content"]["application/json"]>
   | Reply<400, operations["updateAuthorization"]["responses"][400]["headers"], operations["updateAuthorization"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["updateAuthorization"]["responses"][401]["headers"], operations["updateAuthorization"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["updateAuthorization"]["responses"][403]["headers"], operations["updateAuthorization"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["updateAuthorization"]["responses"][404]["headers"], operations["updateAuthorization"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["updateAuthorization"]["responses"][422]["headers"], operations["updateAuthorization"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["updateAuthorization"]["responses"][413]["headers"], operations["updateAuthorization"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["updateAuthorization"]["responses"][414]["headers"], operations["updateAuthorization"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["updateAuthorization"]["responses"][415]["headers"], operations["updateAuthorization"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["updateAuthorization"]["responses"][422]["headers"], operations["updateAuthorization"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["updateAuthorization"]["responses"][431]["headers"], operations["updateAuthorization"]["responses"][431]["content"]["application/json"]>;
 
 /** What `updateOrgHook` sends: PATCH /orgs/{org}/hooks/{hook_id}. */
 export interface UpdateOrgHookRequest {
@@ -600,14 +727,18 @@ export interface UpdateOrgHookRequest {
   body: NonNullable<operations["updateOrgHook"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `updateOrgHook` resolves to: one member per declared status (200, 400, 401, 403, 404, 422). */
+/** What `updateOrgHook` resolves to: one member per declared status (200, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type UpdateOrgHookResponse =
   | Reply<200, operations["updateOrgHook"]["responses"][200]["headers"], operations["updateOrgHook"]["responses"][200]["content"]["application/json"]>
   | Reply<400, operations["updateOrgHook"]["responses"][400]["headers"], operations["updateOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["updateOrgHook"]["responses"][401]["headers"], operations["updateOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["updateOrgHook"]["responses"][403]["headers"], operations["updateOrgHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["updateOrgHook"]["responses"][404]["headers"], operations["updateOrgHook"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["updateOrgHook"]["responses"][422]["headers"], operations["updateOrgHook"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["updateOrgHook"]["responses"][413]["headers"], operations["updateOrgHook"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["updateOrgHook"]["responses"][414]["headers"], operations["updateOrgHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["updateOrgHook"]["responses"][415]["headers"], operations["updateOrgHook"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["updateOrgHook"]["responses"][422]["headers"], operations["updateOrgHook"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["updateOrgHook"]["responses"][431]["headers"], operations["updateOrgHook"]["responses"][431]["content"]["application/json"]>;
 
 /** What `updateRepoHook` sends: PATCH /repos/{owner}/{repo}/hooks/{hook_id}. */
 export interface UpdateRepoHookRequest {
@@ -615,14 +746,18 @@ export interface UpdateRepoHookRequest {
   body: NonNullable<operations["updateRepoHook"]["requestBody"]>["content"]["application/json"];
 }
 
-/** What `updateRepoHook` resolves to: one member per declared status (200, 400, 401, 403, 404, 422). */
+/** What `updateRepoHook` resolves to: one member per declared status (200, 400, 401, 403, 404, 413, 414, 415, 422, 431). */
 export type UpdateRepoHookResponse =
   | Reply<200, operations["updateRepoHook"]["responses"][200]["headers"], operations["updateRepoHook"]["responses"][200]["content"]["application/json"]>
   | Reply<400, operations["updateRepoHook"]["responses"][400]["headers"], operations["updateRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["updateRepoHook"]["responses"][401]["headers"], operations["updateRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["updateRepoHook"]["responses"][403]["headers"], operations["updateRepoHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["updateRepoHook"]["responses"][404]["headers"], operations["updateRepoHook"]["responses"][404]["content"]["application/json"]>
-  | Reply<422, operations["updateRepoHook"]["responses"][422]["headers"], operations["updateRepoHook"]["responses"][422]["content"]["application/json"]>;
+  | Reply<413, operations["updateRepoHook"]["responses"][413]["headers"], operations["updateRepoHook"]["responses"][413]["content"]["application/json"]>
+  | Reply<414, operations["updateRepoHook"]["responses"][414]["headers"], operations["updateRepoHook"]["responses"][414]["content"]["application/json"]>
+  | Reply<415, operations["updateRepoHook"]["responses"][415]["headers"], operations["updateRepoHook"]["responses"][415]["content"]["application/json"]>
+  | Reply<422, operations["updateRepoHook"]["responses"][422]["headers"], operations["updateRepoHook"]["responses"][422]["content"]["application/json"]>
+  | Reply<431, operations["updateRepoHook"]["responses"][431]["headers"], operations["updateRepoHook"]["responses"][431]["content"]["application/json"]>;
 
 /** operationId → request and response types. */
 export interface ClientOperations {

@@ -33,6 +33,13 @@ export type AuthorizeResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["authorize"]["responses"][404]["content"]["text/html"];
   mediaType?: "text/html";
+} | {
+  status: 431;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["authorize"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `checkApplicationToken` handler receives: GET /applications/{client_id}/tokens/{access_token} — Check an authorization. */
 export type CheckApplicationTokenRequest = RequestBase & {
@@ -57,6 +64,19 @@ export type CheckApplicationTokenResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["checkApplicationToken"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["checkApplicationToken"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["checkApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["checkApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["checkApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["checkApplicationToken"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["checkApplicationToken"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -70,6 +90,8 @@ export type CheckApplicationTokenResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["checkApplicationToken"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["checkApplicationToken"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["checkApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["checkApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["checkApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -89,6 +111,28 @@ export type CheckApplicationTokenResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["checkApplicationToken"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["checkApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["checkApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["checkApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["checkApplicationToken"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["checkApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["checkApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["checkApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["checkApplicationToken"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -128,6 +172,13 @@ export type CreateAccessTokenResponse = {
   extraHeaders?: ExtraHeaders;
   body: operations["createAccessToken"]["responses"][200]["content"]["application/xml"];
   mediaType: "application/xml";
+} | {
+  status: 431;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["createAccessToken"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `createAuthorization` handler receives: POST /authorizations — Create a new authorization. */
 export type CreateAuthorizationRequest = RequestBase & {
@@ -155,6 +206,8 @@ export type CreateAuthorizationResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createAuthorization"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createAuthorization"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["createAuthorization"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["createAuthorization"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["createAuthorization"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -189,6 +242,32 @@ export type CreateAuthorizationResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createAuthorization"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createAuthorization"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["createAuthorization"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createAuthorization"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createAuthorization"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createAuthorization"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createAuthorization"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createAuthorization"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["createAuthorization"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createAuthorization"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createAuthorization"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createAuthorization"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["createAuthorization"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -199,6 +278,17 @@ export type CreateAuthorizationResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["createAuthorization"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["createAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createAuthorization"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -230,6 +320,8 @@ export type CreateOrgHookResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createOrgHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createOrgHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["createOrgHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["createOrgHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["createOrgHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -276,6 +368,43 @@ export type CreateOrgHookResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createOrgHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createOrgHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["createOrgHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createOrgHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createOrgHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createOrgHook"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["createOrgHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createOrgHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createOrgHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createOrgHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createOrgHook"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createOrgHook"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["createOrgHook"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createOrgHook"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createOrgHook"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createOrgHook"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["createOrgHook"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -286,6 +415,17 @@ export type CreateOrgHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["createOrgHook"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["createOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -330,6 +470,8 @@ export type CreateRepoHookResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createRepoHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createRepoHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["createRepoHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["createRepoHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["createRepoHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -376,6 +518,43 @@ export type CreateRepoHookResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createRepoHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createRepoHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["createRepoHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createRepoHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createRepoHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createRepoHook"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["createRepoHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createRepoHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createRepoHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createRepoHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["createRepoHook"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["createRepoHook"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["createRepoHook"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createRepoHook"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createRepoHook"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createRepoHook"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["createRepoHook"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -386,6 +565,17 @@ export type CreateRepoHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["createRepoHook"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["createRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["createRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["createRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["createRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -412,6 +602,19 @@ export type DeleteAuthorizationResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteAuthorization"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteAuthorization"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteAuthorization"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteAuthorization"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteAuthorization"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -450,6 +653,28 @@ export type DeleteAuthorizationResponse = {
   body: operations["deleteAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteAuthorization"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteAuthorization"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteAuthorization"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteAuthorization"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `deleteOrgHook` handler receives: DELETE /orgs/{org}/hooks/{hook_id} — Delete an organization hook. */
 export type DeleteOrgHookRequest = RequestBase & {
@@ -474,6 +699,19 @@ export type DeleteOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteOrgHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteOrgHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteOrgHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteOrgHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteOrgHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteOrgHook"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -511,6 +749,28 @@ export type DeleteOrgHookResponse = {
   body: operations["deleteOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["deleteOrgHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteOrgHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteOrgHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteOrgHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["deleteOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteOrgHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `deleteRepoHook` handler receives: DELETE /repos/{owner}/{repo}/hooks/{hook_id} — Delete a repository hook. */
 export type DeleteRepoHookRequest = RequestBase & {
@@ -535,6 +795,19 @@ export type DeleteRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteRepoHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteRepoHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteRepoHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteRepoHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteRepoHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteRepoHook"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -572,6 +845,28 @@ export type DeleteRepoHookResponse = {
   body: operations["deleteRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["deleteRepoHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteRepoHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteRepoHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteRepoHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["deleteRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteRepoHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `getApplicationReview` handler receives: GET /settings/connections/applications/{client_id} — Review an application's authorization (browser). */
 export type GetApplicationReviewRequest = RequestBase & {
@@ -591,11 +886,51 @@ export type GetApplicationReviewResponse = {
   body: operations["getApplicationReview"]["responses"][200]["content"]["text/html"];
   mediaType?: "text/html";
 } | {
+  status: 400;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][400]["content"]["application/json"];
+  mediaType: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][400]["content"]["text/html"];
+  mediaType: "text/html";
+} | {
+  status: 404;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][404]["content"]["application/json"];
+  mediaType: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 404;
   headers?: {};
   extraHeaders?: ExtraHeaders;
   body: operations["getApplicationReview"]["responses"][404]["content"]["text/html"];
-  mediaType?: "text/html";
+  mediaType: "text/html";
+} | {
+  status: 414;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][414]["content"]["application/json"];
+  mediaType: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][414]["content"]["text/html"];
+  mediaType: "text/html";
+} | {
+  status: 431;
+  headers?: {};
+  extraHeaders?: ExtraHeaders;
+  body: operations["getApplicationReview"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `getAuthorization` handler receives: GET /authorizations/{authorization_id} — Get a single authorization. */
 export type GetAuthorizationRequest = RequestBase & {
@@ -617,6 +952,19 @@ export type GetAuthorizationResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getAuthorization"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getAuthorization"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getAuthorization"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getAuthorization"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getAuthorization"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getAuthorization"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -657,6 +1005,28 @@ export type GetAuthorizationResponse = {
   body: operations["getAuthorization"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getAuthorization"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getAuthorization"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getAuthorization"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getAuthorization"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getAuthorization"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `getIssueEvent` handler receives: GET /repos/{owner}/{repo}/issues/events/{event_id} — Get an issue event. */
 export type GetIssueEventRequest = RequestBase & {
@@ -683,6 +1053,19 @@ export type GetIssueEventResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getIssueEvent"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getIssueEvent"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getIssueEvent"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getIssueEvent"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getIssueEvent"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getIssueEvent"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["getIssueEvent"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -696,6 +1079,8 @@ export type GetIssueEventResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getIssueEvent"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getIssueEvent"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["getIssueEvent"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["getIssueEvent"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["getIssueEvent"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -715,6 +1100,28 @@ export type GetIssueEventResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getIssueEvent"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getIssueEvent"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getIssueEvent"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getIssueEvent"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getIssueEvent"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getIssueEvent"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getIssueEvent"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getIssueEvent"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getIssueEvent"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -755,6 +1162,8 @@ export type GetOrCreateAuthorizationForAppResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["getOrCreateAuthorizationForApp"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForApp"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["getOrCreateAuthorizationForApp"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -802,6 +1211,43 @@ export type GetOrCreateAuthorizationForAppResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForApp"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForApp"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForApp"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForApp"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForApp"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForApp"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForApp"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForApp"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForApp"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForApp"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForApp"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForApp"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForApp"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -812,6 +1258,17 @@ export type GetOrCreateAuthorizationForAppResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForApp"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForApp"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForApp"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -852,6 +1309,8 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -899,6 +1358,43 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -909,6 +1405,17 @@ export type GetOrCreateAuthorizationForAppAndFingerprintResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrCreateAuthorizationForAppAndFingerprint"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -934,6 +1441,19 @@ export type GetOrgHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHook"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrgHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrgHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getOrgHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrgHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -973,6 +1493,28 @@ export type GetOrgHookResponse = {
   body: operations["getOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrgHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrgHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrgHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `getOrgHookDelivery` handler receives: GET /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id} — Get a delivery of an organization hook. */
 export type GetOrgHookDeliveryRequest = RequestBase & {
@@ -996,6 +1538,19 @@ export type GetOrgHookDeliveryResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getOrgHookDelivery"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getOrgHookDelivery"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getOrgHookDelivery"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getOrgHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrgHookDelivery"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -1035,6 +1590,28 @@ export type GetOrgHookDeliveryResponse = {
   body: operations["getOrgHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrgHookDelivery"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getOrgHookDelivery"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `getRepoHook` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id} — Get a repository hook. */
 export type GetRepoHookRequest = RequestBase & {
@@ -1058,6 +1635,19 @@ export type GetRepoHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHook"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getRepoHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getRepoHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getRepoHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getRepoHook"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -1097,6 +1687,28 @@ export type GetRepoHookResponse = {
   body: operations["getRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getRepoHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getRepoHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getRepoHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `getRepoHookDelivery` handler receives: GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id} — Get a delivery of a repository hook. */
 export type GetRepoHookDeliveryRequest = RequestBase & {
@@ -1120,6 +1732,19 @@ export type GetRepoHookDeliveryResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getRepoHookDelivery"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getRepoHookDelivery"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getRepoHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getRepoHookDelivery"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -1157,6 +1782,28 @@ export type GetRepoHookDeliveryResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getRepoHookDelivery"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["getRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getRepoHookDelivery"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["getRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getRepoHookDelivery"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1221,6 +1868,17 @@ export type ListAuthorizationsResponse = {
   body: operations["listAuthorizations"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listAuthorizations"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listAuthorizations"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listAuthorizations"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listAuthorizations"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `listIssueEventsForIssue` handler receives: GET /repos/{owner}/{repo}/issues/{issue_number}/events — List events of an issue. */
 export type ListIssueEventsForIssueRequest = RequestBase & {
@@ -1248,6 +1906,19 @@ export type ListIssueEventsForIssueResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listIssueEventsForIssue"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listIssueEventsForIssue"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listIssueEventsForIssue"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForIssue"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForIssue"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listIssueEventsForIssue"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listIssueEventsForIssue"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -1261,6 +1932,8 @@ export type ListIssueEventsForIssueResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listIssueEventsForIssue"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listIssueEventsForIssue"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listIssueEventsForIssue"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listIssueEventsForIssue"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listIssueEventsForIssue"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1283,6 +1956,17 @@ export type ListIssueEventsForIssueResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listIssueEventsForIssue"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForIssue"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForIssue"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listIssueEventsForIssue"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listIssueEventsForIssue"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1293,6 +1977,17 @@ export type ListIssueEventsForIssueResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForIssue"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listIssueEventsForIssue"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForIssue"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForIssue"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listIssueEventsForIssue"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1322,6 +2017,19 @@ export type ListIssueEventsForRepoResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listIssueEventsForRepo"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listIssueEventsForRepo"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listIssueEventsForRepo"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForRepo"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForRepo"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listIssueEventsForRepo"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listIssueEventsForRepo"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -1335,6 +2043,8 @@ export type ListIssueEventsForRepoResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listIssueEventsForRepo"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listIssueEventsForRepo"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listIssueEventsForRepo"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listIssueEventsForRepo"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listIssueEventsForRepo"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1357,6 +2067,17 @@ export type ListIssueEventsForRepoResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listIssueEventsForRepo"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForRepo"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForRepo"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listIssueEventsForRepo"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listIssueEventsForRepo"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1367,6 +2088,17 @@ export type ListIssueEventsForRepoResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listIssueEventsForRepo"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listIssueEventsForRepo"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listIssueEventsForRepo"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listIssueEventsForRepo"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listIssueEventsForRepo"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1410,6 +2142,19 @@ export type ListNetworkEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listNetworkEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listNetworkEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listNetworkEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -1423,6 +2168,8 @@ export type ListNetworkEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listNetworkEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listNetworkEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1445,6 +2192,17 @@ export type ListNetworkEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listNetworkEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listNetworkEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listNetworkEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1455,6 +2213,17 @@ export type ListNetworkEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listNetworkEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listNetworkEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listNetworkEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listNetworkEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1498,6 +2267,19 @@ export type ListOrgEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -1511,6 +2293,8 @@ export type ListOrgEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listOrgEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listOrgEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1533,6 +2317,17 @@ export type ListOrgEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1543,6 +2338,17 @@ export type ListOrgEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1569,6 +2375,19 @@ export type ListOrgHookDeliveriesResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listOrgHookDeliveries"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listOrgHookDeliveries"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listOrgHookDeliveries"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHookDeliveries"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHookDeliveries"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgHookDeliveries"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -1609,6 +2428,17 @@ export type ListOrgHookDeliveriesResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgHookDeliveries"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHookDeliveries"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHookDeliveries"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgHookDeliveries"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listOrgHookDeliveries"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1619,6 +2449,17 @@ export type ListOrgHookDeliveriesResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHookDeliveries"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgHookDeliveries"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1645,6 +2486,19 @@ export type ListOrgHooksResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listOrgHooks"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listOrgHooks"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listOrgHooks"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHooks"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHooks"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgHooks"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -1685,6 +2539,17 @@ export type ListOrgHooksResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgHooks"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHooks"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHooks"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgHooks"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listOrgHooks"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1695,6 +2560,17 @@ export type ListOrgHooksResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listOrgHooks"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listOrgHooks"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listOrgHooks"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listOrgHooks"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listOrgHooks"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1751,6 +2627,8 @@ export type ListPublicEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listPublicEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listPublicEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listPublicEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1770,6 +2648,17 @@ export type ListPublicEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1813,6 +2702,19 @@ export type ListPublicReceivedEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicReceivedEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicReceivedEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicReceivedEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -1826,6 +2728,8 @@ export type ListPublicReceivedEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listPublicReceivedEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listPublicReceivedEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1848,6 +2752,17 @@ export type ListPublicReceivedEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicReceivedEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicReceivedEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicReceivedEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1858,6 +2773,17 @@ export type ListPublicReceivedEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicReceivedEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicReceivedEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1901,6 +2827,19 @@ export type ListPublicUserEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicUserEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicUserEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicUserEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -1914,6 +2853,8 @@ export type ListPublicUserEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listPublicUserEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listPublicUserEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -1936,6 +2877,17 @@ export type ListPublicUserEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicUserEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicUserEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicUserEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -1946,6 +2898,17 @@ export type ListPublicUserEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listPublicUserEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listPublicUserEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listPublicUserEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listPublicUserEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -1989,6 +2952,19 @@ export type ListReceivedEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listReceivedEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listReceivedEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listReceivedEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2002,6 +2978,8 @@ export type ListReceivedEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listReceivedEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listReceivedEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -2024,6 +3002,17 @@ export type ListReceivedEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listReceivedEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listReceivedEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listReceivedEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -2034,6 +3023,17 @@ export type ListReceivedEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listReceivedEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listReceivedEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listReceivedEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2077,6 +3077,19 @@ export type ListRepoEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2090,6 +3103,8 @@ export type ListRepoEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listRepoEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listRepoEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -2112,6 +3127,17 @@ export type ListRepoEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -2122,6 +3148,17 @@ export type ListRepoEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2148,6 +3185,19 @@ export type ListRepoHookDeliveriesResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listRepoHookDeliveries"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listRepoHookDeliveries"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listRepoHookDeliveries"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHookDeliveries"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHookDeliveries"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoHookDeliveries"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -2188,6 +3238,17 @@ export type ListRepoHookDeliveriesResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoHookDeliveries"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHookDeliveries"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHookDeliveries"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoHookDeliveries"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listRepoHookDeliveries"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -2198,6 +3259,17 @@ export type ListRepoHookDeliveriesResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHookDeliveries"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHookDeliveries"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoHookDeliveries"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2224,6 +3296,19 @@ export type ListRepoHooksResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][200]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listRepoHooks"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listRepoHooks"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listRepoHooks"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHooks"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHooks"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoHooks"]["responses"][400]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -2264,6 +3349,17 @@ export type ListRepoHooksResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoHooks"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHooks"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHooks"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoHooks"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listRepoHooks"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -2274,6 +3370,17 @@ export type ListRepoHooksResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listRepoHooks"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listRepoHooks"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listRepoHooks"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listRepoHooks"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listRepoHooks"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2315,12 +3422,25 @@ export type ListServiceHooksResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listServiceHooks"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listServiceHooks"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listServiceHooks"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listServiceHooks"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listServiceHooks"]["responses"][403]["headers"]["X-RateLimit-Reset"];
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listServiceHooks"]["responses"][403]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listServiceHooks"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listServiceHooks"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listServiceHooks"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listServiceHooks"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2364,6 +3484,19 @@ export type ListUserEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listUserEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listUserEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listUserEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listUserEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listUserEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2377,6 +3510,8 @@ export type ListUserEventsResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listUserEvents"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listUserEvents"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["listUserEvents"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listUserEvents"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["listUserEvents"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -2399,6 +3534,17 @@ export type ListUserEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listUserEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listUserEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listUserEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -2409,6 +3555,17 @@ export type ListUserEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listUserEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listUserEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listUserEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2452,6 +3609,19 @@ export type ListUserOrgEventsResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserOrgEvents"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserOrgEvents"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listUserOrgEvents"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2489,6 +3659,17 @@ export type ListUserOrgEventsResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserOrgEvents"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserOrgEvents"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listUserOrgEvents"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -2499,6 +3680,17 @@ export type ListUserOrgEventsResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["listUserOrgEvents"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["listUserOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["listUserOrgEvents"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["listUserOrgEvents"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2525,6 +3717,19 @@ export type PingOrgHookResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["pingOrgHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["pingOrgHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["pingOrgHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingOrgHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingOrgHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingOrgHook"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2562,6 +3767,28 @@ export type PingOrgHookResponse = {
   body: operations["pingOrgHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["pingOrgHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingOrgHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingOrgHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingOrgHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["pingOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingOrgHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `pingRepoHook` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/pings — Ping a repository hook. */
 export type PingRepoHookRequest = RequestBase & {
@@ -2586,6 +3813,19 @@ export type PingRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["pingRepoHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["pingRepoHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["pingRepoHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingRepoHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingRepoHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingRepoHook"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2623,6 +3863,28 @@ export type PingRepoHookResponse = {
   body: operations["pingRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["pingRepoHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingRepoHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingRepoHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingRepoHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["pingRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingRepoHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `redeliverOrgHookDelivery` handler receives: POST /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts — Redeliver a delivery of an organization hook. */
 export type RedeliverOrgHookDeliveryRequest = RequestBase & {
@@ -2647,6 +3909,19 @@ export type RedeliverOrgHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["redeliverOrgHookDelivery"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["redeliverOrgHookDelivery"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["redeliverOrgHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverOrgHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverOrgHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverOrgHookDelivery"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2684,6 +3959,28 @@ export type RedeliverOrgHookDeliveryResponse = {
   body: operations["redeliverOrgHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["redeliverOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverOrgHookDelivery"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["redeliverOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverOrgHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverOrgHookDelivery"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `redeliverRepoHookDelivery` handler receives: POST /repos/{owner}/{repo}/hooks/{hook_id}/deliveries/{delivery_id}/attempts — Redeliver a delivery of a repository hook. */
 export type RedeliverRepoHookDeliveryRequest = RequestBase & {
@@ -2708,6 +4005,19 @@ export type RedeliverRepoHookDeliveryResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["redeliverRepoHookDelivery"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["redeliverRepoHookDelivery"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["redeliverRepoHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverRepoHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverRepoHookDelivery"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverRepoHookDelivery"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2745,6 +4055,28 @@ export type RedeliverRepoHookDeliveryResponse = {
   body: operations["redeliverRepoHookDelivery"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["redeliverRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverRepoHookDelivery"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["redeliverRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverRepoHookDelivery"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverRepoHookDelivery"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `resetApplicationToken` handler receives: POST /applications/{client_id}/tokens/{access_token} — Reset an authorization. */
 export type ResetApplicationTokenRequest = RequestBase & {
@@ -2769,6 +4101,19 @@ export type ResetApplicationTokenResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["resetApplicationToken"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["resetApplicationToken"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["resetApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["resetApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["resetApplicationToken"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2782,6 +4127,8 @@ export type ResetApplicationTokenResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["resetApplicationToken"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["resetApplicationToken"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["resetApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["resetApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -2801,6 +4148,28 @@ export type ResetApplicationTokenResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["resetApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["resetApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["resetApplicationToken"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["resetApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["resetApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["resetApplicationToken"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2828,6 +4197,19 @@ export type RevokeApplicationGrantResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["revokeApplicationGrant"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["revokeApplicationGrant"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationGrant"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationGrant"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationGrant"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2841,6 +4223,8 @@ export type RevokeApplicationGrantResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["revokeApplicationGrant"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["revokeApplicationGrant"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["revokeApplicationGrant"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["revokeApplicationGrant"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -2860,6 +4244,28 @@ export type RevokeApplicationGrantResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationGrant"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationGrant"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationGrant"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationGrant"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationGrant"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationGrant"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationGrant"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2887,6 +4293,19 @@ export type RevokeApplicationTokenResponse = {
   body?: undefined;
   mediaType?: undefined;
 } | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["revokeApplicationToken"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["revokeApplicationToken"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationToken"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationToken"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 401;
   headers: {
     "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][401]["headers"]["X-RateLimit-Limit"];
@@ -2900,6 +4319,8 @@ export type RevokeApplicationTokenResponse = {
 } | {
   status: 403;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["revokeApplicationToken"]["responses"][403]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["revokeApplicationToken"]["responses"][403]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["revokeApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["revokeApplicationToken"]["responses"][403]["headers"]["X-RateLimit-Reset"];
@@ -2919,6 +4340,28 @@ export type RevokeApplicationTokenResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["revokeApplicationToken"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationToken"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationToken"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationToken"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -2945,6 +4388,19 @@ export type TestRepoHookResponse = {
   extraHeaders?: ExtraHeaders;
   body?: undefined;
   mediaType?: undefined;
+} | {
+  status: 400;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["testRepoHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["testRepoHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["testRepoHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["testRepoHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["testRepoHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["testRepoHook"]["responses"][400]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 } | {
   status: 401;
   headers: {
@@ -2982,6 +4438,28 @@ export type TestRepoHookResponse = {
   body: operations["testRepoHook"]["responses"][404]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["testRepoHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["testRepoHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["testRepoHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["testRepoHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["testRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["testRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["testRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["testRepoHook"]["responses"][431]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
 };
 /** What the `updateAuthorization` handler receives: PATCH /authorizations/{authorization_id} — Update an existing authorization. */
 export type UpdateAuthorizationRequest = RequestBase & {
@@ -3008,6 +4486,8 @@ export type UpdateAuthorizationResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["updateAuthorization"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["updateAuthorization"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["updateAuthorization"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -3055,6 +4535,43 @@ export type UpdateAuthorizationResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["updateAuthorization"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateAuthorization"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateAuthorization"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateAuthorization"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["updateAuthorization"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateAuthorization"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateAuthorization"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateAuthorization"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["updateAuthorization"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateAuthorization"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateAuthorization"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateAuthorization"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["updateAuthorization"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -3065,6 +4582,17 @@ export type UpdateAuthorizationResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["updateAuthorization"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["updateAuthorization"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateAuthorization"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateAuthorization"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateAuthorization"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -3095,6 +4623,8 @@ export type UpdateOrgHookResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["updateOrgHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["updateOrgHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["updateOrgHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -3141,6 +4671,43 @@ export type UpdateOrgHookResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["updateOrgHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateOrgHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateOrgHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateOrgHook"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["updateOrgHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateOrgHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateOrgHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateOrgHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["updateOrgHook"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateOrgHook"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateOrgHook"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateOrgHook"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["updateOrgHook"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -3151,6 +4718,17 @@ export type UpdateOrgHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["updateOrgHook"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["updateOrgHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateOrgHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateOrgHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateOrgHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };
@@ -3181,6 +4759,8 @@ export type UpdateRepoHookResponse = {
 } | {
   status: 400;
   headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][400]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][400]["headers"]["X-OAuth-Scopes"];
     "X-RateLimit-Limit": operations["updateRepoHook"]["responses"][400]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["updateRepoHook"]["responses"][400]["headers"]["X-RateLimit-Remaining"];
     "X-RateLimit-Reset": operations["updateRepoHook"]["responses"][400]["headers"]["X-RateLimit-Reset"];
@@ -3227,6 +4807,43 @@ export type UpdateRepoHookResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["updateRepoHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateRepoHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateRepoHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateRepoHook"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 414;
+  headers: {
+    "X-RateLimit-Limit": operations["updateRepoHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateRepoHook"]["responses"][414]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateRepoHook"]["responses"][414]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateRepoHook"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 415;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][415]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][415]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["updateRepoHook"]["responses"][415]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateRepoHook"]["responses"][415]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateRepoHook"]["responses"][415]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateRepoHook"]["responses"][415]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 422;
   headers: {
     "X-Accepted-OAuth-Scopes"?: operations["updateRepoHook"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
@@ -3237,6 +4854,17 @@ export type UpdateRepoHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["updateRepoHook"]["responses"][422]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 431;
+  headers: {
+    "X-RateLimit-Limit": operations["updateRepoHook"]["responses"][431]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["updateRepoHook"]["responses"][431]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["updateRepoHook"]["responses"][431]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["updateRepoHook"]["responses"][431]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 };

@@ -170,6 +170,12 @@ export const operations = {
           "text/html": bodies.authorize_200_text_html,
         },
       },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
     },
   },
   "checkApplicationToken": {
@@ -188,6 +194,12 @@ export const operations = {
           "application/json": bodies.schema_Authorization,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -195,13 +207,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -228,6 +252,12 @@ export const operations = {
           "application/xml": bodies.createAccessToken_200_application_json,
         },
       },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
     },
   },
   "createAuthorization": {
@@ -248,7 +278,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -260,15 +290,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -291,7 +339,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -303,21 +351,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -334,7 +406,7 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
         },
@@ -346,7 +418,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -358,21 +430,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -388,8 +484,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -399,13 +501,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -423,8 +537,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -434,13 +554,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -458,8 +590,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -469,13 +607,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -498,10 +648,31 @@ export const operations = {
           "text/html": bodies.authorize_200_text_html,
         },
       },
+      "400": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+          "text/html": bodies.authorize_200_text_html,
+        },
+      },
       "404": {
         headers: null,
         content: {
+          "application/json": bodies.schema_Error,
           "text/html": bodies.authorize_200_text_html,
+        },
+      },
+      "414": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
+          "text/html": bodies.authorize_200_text_html,
+        },
+      },
+      "431": {
+        headers: null,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -522,6 +693,12 @@ export const operations = {
           "application/json": bodies.schema_Authorization,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.createAuthorization_401_headers,
         content: {
@@ -529,13 +706,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -553,9 +742,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_IssueEventWithIssue,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -565,13 +760,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -602,7 +809,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -614,21 +821,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -657,7 +888,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -669,21 +900,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -699,9 +954,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -711,13 +972,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -735,9 +1008,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_HookDeliveryDetail,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -747,13 +1026,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -771,9 +1062,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -783,13 +1080,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -807,9 +1116,15 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_HookDeliveryDetail,
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -819,13 +1134,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -855,15 +1182,21 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -884,6 +1217,12 @@ export const operations = {
           "application/json": bodies.listIssueEventsForIssue_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -891,21 +1230,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -926,6 +1277,12 @@ export const operations = {
           "application/json": bodies.listIssueEventsForRepo_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -933,21 +1290,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -973,6 +1342,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -980,21 +1355,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1020,6 +1407,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1027,21 +1420,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1062,6 +1467,12 @@ export const operations = {
           "application/json": bodies.listOrgHookDeliveries_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1069,21 +1480,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1104,6 +1527,12 @@ export const operations = {
           "application/json": bodies.listOrgHooks_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1111,21 +1540,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1158,15 +1599,21 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1192,6 +1639,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1199,21 +1652,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1239,6 +1704,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1246,21 +1717,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1286,6 +1769,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1293,21 +1782,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1333,6 +1834,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1340,21 +1847,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1375,6 +1894,12 @@ export const operations = {
           "application/json": bodies.listOrgHookDeliveries_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1382,21 +1907,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1417,6 +1954,12 @@ export const operations = {
           "application/json": bodies.listOrgHooks_200_application_json,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1424,21 +1967,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1454,7 +2009,7 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.listServiceHooks_200_application_json,
         },
@@ -1466,6 +2021,12 @@ export const operations = {
         },
       },
       "403": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
         headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
@@ -1494,6 +2055,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1501,21 +2068,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1541,6 +2120,12 @@ export const operations = {
         content: {
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1548,21 +2133,33 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1578,8 +2175,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1589,13 +2192,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1613,8 +2228,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1624,13 +2245,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1648,8 +2281,14 @@ export const operations = {
     },
     responses: {
       "202": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1659,13 +2298,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1683,8 +2334,14 @@ export const operations = {
     },
     responses: {
       "202": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1694,13 +2351,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1723,6 +2392,12 @@ export const operations = {
           "application/json": bodies.schema_Authorization,
         },
       },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "401": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -1730,13 +2405,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1754,8 +2441,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1765,13 +2458,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1789,8 +2494,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1800,13 +2511,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1824,8 +2547,14 @@ export const operations = {
     },
     responses: {
       "204": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
+        },
+      },
+      "400": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
       "401": {
@@ -1835,13 +2564,25 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1866,7 +2607,7 @@ export const operations = {
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1878,21 +2619,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1909,13 +2674,13 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1927,21 +2692,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },
@@ -1958,13 +2747,13 @@ export const operations = {
     },
     responses: {
       "200": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Hook,
         },
       },
       "400": {
-        headers: params.checkApplicationToken_200_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
@@ -1976,21 +2765,45 @@ export const operations = {
         },
       },
       "403": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "404": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "414": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "415": {
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
         },
       },
       "422": {
-        headers: params.checkApplicationToken_404_headers,
+        headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_ValidationError,
+        },
+      },
+      "431": {
+        headers: params.checkApplicationToken_200_headers,
+        content: {
+          "application/json": bodies.schema_Error,
         },
       },
     },

@@ -8,7 +8,8 @@
  * - `POST /settings/connections/applications/:client_id/revoke`: the review page's Revoke (review.ts).
  *
  * `oauthInvalidRequest` answers requests the generated validators refuse on the two page
- * operations with an HTML 404 page, since a browser page has no JSON 422 in the contract.
+ * operations with an HTML 404 page, since a browser page has no JSON 422 in the contract, and on
+ * the token exchange with a 200 OAuth error (token-refusals.ts).
  */
 import type { FastifyInstance } from "fastify";
 import type { HostHandlers, InvalidRequestHandlers } from "../../generated/server/index.ts";
@@ -20,6 +21,7 @@ import { ROUTES } from "./pages.ts";
 import { reviewHandler, revokeRoute } from "./review.ts";
 import { signInRoute, signOutRoute } from "./sign-in.ts";
 import { tokenHandler } from "./token.ts";
+import { tokenRefusal } from "./token-refusals.ts";
 
 export function oauthHandlers(ctx: Context): Partial<HostHandlers<"auth">> {
   return {
@@ -36,6 +38,7 @@ function describe(fields: readonly string[]): string {
 /** HTML answers to requests the generated validators refuse (missing or repeated parameters). */
 export function oauthInvalidRequest(ctx: Context): InvalidRequestHandlers<"auth"> {
   return {
+    createAccessToken: tokenRefusal(ctx),
     authorize: async (failure, raw) => {
       // A NUL in `state` alone (DECISIONS: NUL in state): the application is known, so it gets
       // its error redirect, with the state it sent echoed (percent-encoded: `%00`).

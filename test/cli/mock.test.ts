@@ -162,6 +162,46 @@ describe("service-contract mock", () => {
     expect(proxy.lines.at(-1)).toMatch(/^\d+ violation\(s\) in 1 request\(s\)$/);
   }, PRISM_TIMEOUT);
 
+  it("survives a malformed % escape in a path (Prism 5.14.2 dies on it) and keeps unparseable JSON from Prism: the proxy passes both through, the mock answers 400", async () => {
+    const seen: string[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push(req.url ?? "");
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: "Not Found", documentation_url: "https://service.example/docs" }));
+    });
+    servers.push(upstream);
+    await new Promise<void>((res) => upstream.listen(0, "127.0.0.1", res));
+    const port = (upstream.address() as AddressInfo).port;
+    const [proxy, mock] = await Promise.all([start(["mock", "--port", "0", "--proxy", `http://127.0.0.1:${port}`]), start(["mock", "--port", "0"])]);
+    for (const path of ["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events"]) {
+      const passed = await fetch(`${proxy.ready.proxy}${path}`);
+      expect(passed.status).toBe(404);
+      await passed.arrayBuffer();
+      const mocked = await fetch(`${mock.ready.mock}${path}`);
+      expect(mocked.status).toBe(400);
+      expect(await mocked.json()).toEqual({ message: "Bad Request", documentation_url: expect.any(String) });
+    }
+    // A JSON body that does not parse: Prism would answer it itself, in its own format.
+    const post = (base: string) => fetch(`${base}/repos/octocat/hello-world/hooks`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"web",,}' });
+    const passedBody = await post(proxy.ready.proxy!);
+    expect(passedBody.status).toBe(404);
+    await passedBody.arrayBuffer();
+    const mockedBody = await post(mock.ready.mock!);
+    expect(mockedBody.status).toBe(400);
+    expect(await mockedBody.json()).toEqual({ message: "Problems parsing JSON", documentation_url: expect.any(String) });
+    expect(seen).toEqual(["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events", "/repos/octocat/hello-world/hooks"]);
+    // Both are still up and Prism still checks what it can read.
+    const after = await fetch(`${mock.ready.mock}/events`);
+    expect(after.status).toBe(200);
+    await after.arrayBuffer();
+    proxy.child.kill("SIGTERM");
+    mock.child.kill("SIGTERM");
+    expect(await proxy.exited, proxy.lines.join("\n")).toBe(0);
+    expect(await mock.exited, mock.lines.join("\n")).toBe(0);
+    expect(proxy.lines.filter((l) => l.startsWith("unchecked GET /repos/octocat/hello%zz/events"))).toHaveLength(1);
+    expect(proxy.lines.at(-1)).toBe("0 violation(s) in 0 request(s)");
+  }, PRISM_TIMEOUT);
+
   it.each([
     ["a proxy target that is not a URL", ["--proxy", "not a url"]],
     ["a port that is not a number", ["--port", "forty"]],

@@ -89,10 +89,13 @@ export function exhaustive(r: ListRepoEventsResponse): string {
   switch (r.status) {
     case 200:
     case 304:
+    case 400:
     case 401:
     case 403:
     case 404:
+    case 414:
     case 422:
+    case 431:
       return String(r.status);
     default: {
       const never: never = r;
