@@ -21,7 +21,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -120,6 +120,8 @@ describe("the READMEs", () => {
 
   beforeAll(async () => {
     cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true });
+    // As in a clone: `node --import tsx …` resolves tsx from the folder it runs in.
+    symlinkSync(join(repoRoot, "node_modules"), join(scratch, "node_modules"), "dir");
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
@@ -148,6 +150,8 @@ describe("the READMEs", () => {
     const ownPort = block.script.includes("9001") ? await freePort() : 9001;
     const script = block.script
       .replace(/\b9001\b/g, String(ownPort))
+      // Blocks run in a scratch folder; the repository's example programs are named from the clone.
+      .replace(/(^|\s)conformance\/examples\//gm, `$1${repoRoot}/conformance/examples/`)
       .replace(/npx service-contract/g, `node ${cliBin}`)
       .replace(/http:\/\/127\.0\.0\.1:3000/g, serve.api)
       .replace(/http:\/\/127\.0\.0\.1:3001/g, serve.auth)
