@@ -163,6 +163,13 @@ export const serveCommand: CommandFactory = (setExit) =>
       if (databaseUrl && !process.env.SERVICE_CONTRACT_SECRET_KEY) {
         process.stderr.write("warning: SERVICE_CONTRACT_SECRET_KEY is not set: hook secrets and TOTP seeds are sealed with a key stored in the same database\n");
       }
+      // The handlers go in before the ready line: a supervisor may send SIGTERM the moment it reads
+      // it, and a signal with no handler yet kills the process without closing the database.
+      const stopped = new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
       const ready = { api: server.urls.api, auth: server.urls.auth };
       const behindProxy = advertised.api !== undefined || advertised.auth !== undefined;
       process.stdout.write(JSON.stringify(behindProxy ? { ...ready, listening: server.listening } : ready) + "\n");
@@ -170,11 +177,7 @@ export const serveCommand: CommandFactory = (setExit) =>
       if (adminToken !== undefined && !process.env.SERVICE_CONTRACT_ADMIN_TOKEN) {
         process.stderr.write(`Admin token (for simulate --url ${server.urls.api} --admin-token …): ${adminToken}\n`);
       }
-      await new Promise<void>((resolve) => {
-        const stop = (): void => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
+      await stopped;
       await server.close();
       setExit(EXIT_OK);
     });

@@ -79,9 +79,12 @@ describe("the conformance suite through Prism (mock --proxy)", () => {
   });
 
   it("the cases that fail through Prism are only those its forwarder cannot carry (redirects followed, Host dropped)", () => {
-    const failed = summary.results.filter((r) => r.status === "failed").map((r) => r.id);
-    // The authorize pages answer 302s and check the form posts' Origin against Host.
-    expect(failed.filter((id) => !id.startsWith("OAUTH-") && id !== "ROBUST-AUTHORIZE-001")).toEqual([]);
+    // The authorize pages answer 302s and check the form posts' Origin against Host: the OAuth
+    // cases, and the cases that get a narrow-scope token through those pages (CONTRACT-SCOPE-*,
+    // which stop at the sign-in), cannot pass through Prism. Any other failure is a finding.
+    const throughPages = (r: (typeof summary.results)[number]) => r.id.startsWith("OAUTH-") || r.id === "ROBUST-AUTHORIZE-001" || (r.id.startsWith("CONTRACT-SCOPE-") && /the authorize flow stopped at/.test(r.failure?.message ?? ""));
+    const failed = summary.results.filter((r) => r.status === "failed" && !throughPages(r)).map((r) => r.id);
+    expect(failed).toEqual([]);
   });
 
   it("Prism reports no response violation: every answer the reference gave is declared", () => {

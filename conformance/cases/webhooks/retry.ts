@@ -13,7 +13,7 @@ import { withRules } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { hookRequest, placeName, receiverOf, repoPlace, SEED, withHook, type Installed } from "../hooks/support.ts";
-import { creationPing, deliveryTimeout, isPingFor, mark, webhookCase } from "./support.ts";
+import { creationPing, deliveryTimeout, isPingFor, mark, webhookCase, type Mark } from "./support.ts";
 
 const RETRY_SEED = `${SEED.headers} (spec/DECISIONS.md: Delivery retries and time-outs)`;
 /** The longest wait for an announced retry the case accepts (the case itself has 30 s by default). */
@@ -33,8 +33,11 @@ async function deliveryLog(ctx: CaseContext, hook: Installed): Promise<LoggedAtt
   return res.json<LoggedAttempt[]>();
 }
 
-/** A ping through the endpoint, answered 500 by the receiver: the failed delivery as it arrived. */
-async function failedPing(ctx: CaseContext, hook: Installed): Promise<ReceivedDelivery> {
+/**
+ * A ping through the endpoint, answered 500 by the receiver: the failed delivery as it arrived,
+ * and the mark taken before it, so a retry that comes while the case reads the log still counts.
+ */
+async function failedPing(ctx: CaseContext, hook: Installed): Promise<{ failed: ReceivedDelivery; since: Mark }> {
   await creationPing(ctx, hook);
   const before = mark(ctx, hook.path);
   receiverOf(ctx).failNext(hook.path, 1, 500);
@@ -42,7 +45,7 @@ async function failedPing(ctx: CaseContext, hook: Installed): Promise<ReceivedDe
   check.status(res.status, 204, `POST ${placeName(hook.place)}/${hook.id}/pings`);
   const failed = await before.next("the ping the receiver answers 500", isPingFor(hook.id));
   check.equal(failed.answered, 500, "the receiver failed the ping on purpose");
-  return failed;
+  return { failed, since: before };
 }
 
 /** The log's entry for `guid` answered `status`, waited for (an attempt is listed once completed). */
@@ -71,20 +74,20 @@ const RULES: Record<string, readonly string[]> = {
 export const RETRY_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-RETRY-001", "A delivery answered 500 is logged as failed and retried with the same X-Service-Delivery", RETRY_SEED, [], async (ctx, id) => {
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
-      const failed = await failedPing(ctx, hook);
+      const { failed, since } = await failedPing(ctx, hook);
       const guid = failed.headers["x-service-delivery"]!;
       const entry = await logged(ctx, hook, guid, (a) => a.status_code === 500, "the failed attempt (status_code 500)");
       check.ok(entry.next_attempt_at !== null, "a failed attempt schedules a retry: next_attempt_at is set", { expected: "a date-time", actual: null, pointer: "/body/next_attempt_at" });
       const wait = Date.parse(entry.next_attempt_at) - Date.now();
       if (wait > MAX_RETRY_WAIT_MS) ctx.skip(`the retry is scheduled ${Math.round(wait / 1000)} s ahead (${entry.next_attempt_at}), beyond what one case waits; WEBHOOK-RETRY-002 checks the same X-Service-Delivery through a redelivery`);
-      const retry = await mark(ctx, hook.path).next("the automatic retry of the failed ping", (d) => d !== failed && d.headers["x-service-event"] === "ping", Math.max(0, wait) + deliveryTimeout(ctx));
+      const retry = await since.next("the automatic retry of the failed ping", (d) => d !== failed && d.headers["x-service-event"] === "ping", Math.max(0, wait) + deliveryTimeout(ctx));
       sameDelivery(retry, failed, "the automatic retry");
       await logged(ctx, hook, guid, (a) => a.id !== entry.id && a.status_code === 200 && !a.redelivery, "the retry, answered 200, with the same guid and its own id");
     });
   }),
   webhookCase("WEBHOOK-RETRY-002", "Redelivering a failed delivery (POST …/attempts → 202) sends it again with the same X-Service-Delivery", RETRY_SEED, [], async (ctx, id) => {
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
-      const failed = await failedPing(ctx, hook);
+      const { failed } = await failedPing(ctx, hook);
       const guid = failed.headers["x-service-delivery"]!;
       const entry = await logged(ctx, hook, guid, (a) => a.status_code === 500, "the failed attempt (status_code 500)");
       const before = mark(ctx, hook.path);

@@ -2,9 +2,8 @@
  * The OAuth client suite over real HTTP with Chromium: the example client
  * (conformance/examples/oauth-client) passes every case that applies to it (in process), and its
  * sloppy variant without the state check fails exactly OAUTH-CLIENT-STATE-002 (through the binary,
- * with the JSON report). The PKCE case skips with its
- * reason (the example does not use PKCE; a profile that says it does is checked only where the
- * authorization server has PKCE).
+ * with the JSON report), and OAUTH-CLIENT-PKCE-001 too, since its profile claims PKCE it does not
+ * send. The example's own profile says it does not use PKCE, so there the PKCE case skips.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,25 +81,24 @@ describe("conformance --oauth-client through the binary", () => {
     expect(mixed.stderr).toMatch(/two suites/);
   }, 60_000);
 
-  it.skipIf(skipReason)("the client without the state check fails exactly OAUTH-CLIENT-STATE-002 (exit 1, JSON report)", async () => {
+  it.skipIf(skipReason)("the client without the state check, claiming PKCE it does not send, fails exactly OAUTH-CLIENT-STATE-002 and OAUTH-CLIENT-PKCE-001 (exit 1, JSON report)", async () => {
     // Its own authorization server (the binary starts one), so its own authUrl.
     const own = `http://127.0.0.1:${await freePort()}`;
     const credentials = { clientId: "sloppy-client-id", clientSecret: "sloppy-client-secret-keep-it-private" };
     const client = await startExampleClient({ authUrl: own, ...credentials, checkState: false });
     clients.push(client);
     const profile = join(dir, "sloppy.json");
-    // It claims PKCE: checked only where the authorization server has it.
+    // It claims PKCE, which the reference (the authorization server here) supports: the claim is checked.
     writeFileSync(profile, JSON.stringify({ ...profileOf(client, credentials), authUrl: own, pkce: true }));
     const out = join(dir, "report");
     const r = await runCli(["conformance", "--oauth-client", "--profile", profile, "--reporter", "console,json", "--out", out]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const report = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as RunSummary;
-    expect(idsWith(report, "failed"), explain(report)).toEqual(["OAUTH-CLIENT-STATE-002"]);
+    expect(idsWith(report, "failed"), explain(report)).toEqual(["OAUTH-CLIENT-STATE-002", "OAUTH-CLIENT-PKCE-001"]);
     expect(report.results.find((x) => x.id === "OAUTH-CLIENT-STATE-002")?.failure?.message).toMatch(/exchanged the code anyway/);
     expect(report.results.every((x) => x.area === "oauth-client")).toBe(true);
     expect(report.target.authUrl).toBe(own);
-    const pkce = report.results.find((x) => x.id === "OAUTH-CLIENT-PKCE-001")!;
-    if (pkce.status === "skipped") expect(pkce.reason).toMatch(/does not support PKCE/);
-    else expect(pkce.status).toBe("failed"); // the example sends no code_challenge
+    // The example sends no code_challenge.
+    expect(report.results.find((x) => x.id === "OAUTH-CLIENT-PKCE-001")?.failure?.message).toMatch(/no S256 code_challenge/);
   }, 180_000);
 });
