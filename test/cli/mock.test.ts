@@ -67,8 +67,9 @@ async function start(args: string[], list: Running[] = running): Promise<Running
 
 describe("service-contract mock", () => {
   // Prism takes seconds of CPU to start: one mock and one proxy serve the tests that only send
-  // requests; the last of them stops both and checks how they end (exit 0, the proxy's summary
-  // over everything they were sent, Prism gone). SIGINT and a proxy that must exit 1 have their own.
+  // requests; the last two stop them (the proxy with SIGINT, the mock with SIGTERM: the command's
+  // one stop path) and check how they end (exit 0, the proxy's summary over everything it was
+  // sent, nothing listening any more). A proxy that must exit 1 has its own.
   describe("a mock and a proxy shared by the tests that only send requests", () => {
     let mock: Running;
     let proxy: Running;
@@ -164,30 +165,27 @@ describe("service-contract mock", () => {
       expect(proxy.lines.filter((l) => l.startsWith("unchecked GET /repos/octocat/hello%zz/events"))).toHaveLength(1);
     }, PRISM_TIMEOUT);
 
-    it("serves the feeds from the contract and stops cleanly on SIGTERM (both still up after the above; the proxy's summary: 0 violations)", async () => {
+    it("stops Prism on Ctrl-C (SIGINT) as well (the proxy: the same stop as the mock's; its summary: 0 violations over all the above)", async () => {
+      const response = await fetch(`${mock.ready.mock}/events/nonexistent-path`);
+      expect(response.status).toBe(404);
+      await response.arrayBuffer();
+      proxy.child.kill("SIGINT");
+      expect(await proxy.exited, proxy.lines.join("\n")).toBe(0);
+      // The token answers and the two paths Prism cannot read are not counted as requests.
+      expect(proxy.lines.at(-1)).toBe("0 violation(s) in 0 request(s)");
+      await expect(fetch(`${proxy.ready.proxy}/events`)).rejects.toThrow();
+    }, PRISM_TIMEOUT);
+
+    it("serves the feeds from the contract and stops cleanly on SIGTERM", async () => {
       const response = await fetch(`${mock.ready.mock}/events`);
       expect(response.status).toBe(200);
       expect(Array.isArray(await response.json())).toBe(true);
       mock.child.kill("SIGTERM");
-      proxy.child.kill("SIGTERM");
       expect(await mock.exited, mock.lines.join("\n")).toBe(0);
-      expect(await proxy.exited, proxy.lines.join("\n")).toBe(0);
-      // The token answers and the two paths Prism cannot read are not counted as requests.
-      expect(proxy.lines.at(-1)).toBe("0 violation(s) in 0 request(s)");
       // Prism went with it: nothing answers on its port any more.
       await expect(fetch(`${mock.ready.mock}/events`)).rejects.toThrow();
     }, PRISM_TIMEOUT);
   });
-
-  it("stops Prism on Ctrl-C (SIGINT) as well", async () => {
-    const mock = await start(["mock", "--port", "0"]);
-    const response = await fetch(`${mock.ready.mock}/events/nonexistent-path`);
-    expect(response.status).toBe(404);
-    await response.arrayBuffer();
-    mock.child.kill("SIGINT");
-    expect(await mock.exited).toBe(0);
-    await expect(fetch(`${mock.ready.mock}/events`)).rejects.toThrow();
-  }, PRISM_TIMEOUT);
 
   it("as a proxy, reports every violation of a wrong implementation and exits 1", async () => {
     // An implementation that gets the feed wrong: ids as numbers, no ETag, no rate-limit headers.
