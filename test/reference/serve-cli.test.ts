@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { mainInProcess } from "../cli/main-in-process.ts";
 import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
 import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
 
@@ -69,8 +70,16 @@ const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login
 const OCTOCAT = basic("octocat", "octocat-demo-password");
 
 describe("service-contract serve", () => {
+  // One data folder through a restart: the first start is the default one (demo seed with its
+  // history, the guide on stderr), the second the same folder behind a public URL. Each test
+  // below asserts on its own stage; they share the two processes to spare two more starts.
+  const dataDir = join(scratch, "restart");
+  let token = "";
+  let second: Served | undefined;
+  afterAll(async () => void (await second?.stop()));
+
   it("prints its URLs when ready, serves, and exits 0 on SIGTERM", async () => {
-    const served = await serve(["--data-dir", join(scratch, "db")]);
+    const served = await serve(["--data-dir", dataDir]);
     expect(served.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(served.auth).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${served.api}/no/such/path`);
@@ -81,67 +90,35 @@ describe("service-contract serve", () => {
     await page.arrayBuffer();
     expect(served.stderr()).toContain("octocat-demo-password");
     expect(served.stderr()).toContain("/login/oauth/authorize?client_id=demo-client-id-0001");
-    const { code, stdout } = await served.stop();
-    expect(code).toBe(0);
-    // One line of JSON with exactly the two URLs, and nothing else on stdout.
-    expect(stdout.split("\n")).toEqual([JSON.stringify({ api: served.api, auth: served.auth }), ""]);
-  }, 60_000);
-
-  it("keeps the embedded database's data across a SIGTERM and a restart on the same --data-dir", async () => {
-    const dataDir = join(scratch, "restart");
-    const first = await serve(["--data-dir", dataDir, "--no-history", "--quiet"]);
-    const created = await fetch(`${first.api}/authorizations`, {
+    // Data for the restart below.
+    const created = await fetch(`${served.api}/authorizations`, {
       method: "POST",
       headers: { authorization: OCTOCAT, "content-type": "application/json" },
       body: JSON.stringify({ note: "survives a restart", scopes: ["repo"] }),
     });
     expect(created.status).toBe(201);
-    const { token } = (await created.json()) as { token: string };
-    expect((await first.stop()).code).toBe(0);
-
-    // The demo seed is not loaded again into a database that has data; the token still works.
-    const second = await serve(["--data-dir", dataDir, "--no-history", "--quiet"]);
-    try {
-      const res = await fetch(`${second.api}/users/octocat/events`, { headers: { authorization: `token ${token}` } });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("x-oauth-scopes")).toBe("repo");
-      await res.arrayBuffer();
-      const list = await fetch(`${second.api}/authorizations`, { headers: { authorization: OCTOCAT } });
-      expect(((await list.json()) as { note: string }[]).map((a) => a.note)).toEqual(["survives a restart"]);
-    } finally {
-      expect((await second.stop()).code).toBe(0);
-    }
+    ({ token } = (await created.json()) as { token: string });
+    const { code, stdout } = await served.stop();
+    expect(code).toBe(0);
+    // One line of JSON with exactly the two URLs, and nothing else on stdout.
+    expect(stdout.split("\n")).toEqual([JSON.stringify({ api: served.api, auth: served.auth }), ""]);
   }, 90_000);
 
-  it("loads --seed FILE into an empty database, and nothing with --seed none", async () => {
-    const fixture = join(scratch, "fixture.json");
-    writeFileSync(fixture, JSON.stringify({ users: [{ login: "fixture-user", password: "fixture-password" }] }));
-    const fromFile = await serve(["--data-dir", join(scratch, "from-file"), "--seed", fixture, "--quiet"]);
-    try {
-      const ok = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: basic("fixture-user", "fixture-password") } });
-      expect(ok.status).toBe(200);
-      await ok.arrayBuffer();
-      const demo = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: OCTOCAT } });
-      expect(demo.status).toBe(401);
-      await demo.arrayBuffer();
-    } finally {
-      expect((await fromFile.stop()).code).toBe(0);
-    }
-    const empty = await serve(["--data-dir", join(scratch, "none"), "--seed", "none", "--quiet"]);
-    try {
-      const res = await fetch(`${empty.api}/authorizations`, { headers: { authorization: OCTOCAT } });
-      expect(res.status).toBe(401);
-      await res.arrayBuffer();
-      const app = await fetch(`${empty.auth}/login/oauth/authorize?client_id=demo-client-id-0001`);
-      expect(app.status).toBe(404);
-      await app.arrayBuffer();
-    } finally {
-      expect((await empty.stop()).code).toBe(0);
-    }
+  it("keeps the embedded database's data across a SIGTERM and a restart on the same --data-dir", async () => {
+    expect(token).not.toBe("");
+    // The restart is also the --public-url start checked by the next test.
+    second = await serve(["--data-dir", dataDir, "--no-history", "--public-url", "https://API.example.test:8443/"], { SERVICE_CONTRACT_PUBLIC_AUTH_URL: "https://example.test" });
+    // The demo seed is not loaded again into a database that has data; the token still works.
+    const res = await fetch(`${second.listening!.api}/users/octocat/events`, { headers: { authorization: `token ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-oauth-scopes")).toBe("repo");
+    await res.arrayBuffer();
+    const list = await fetch(`${second.listening!.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+    expect(((await list.json()) as { note: string }[]).map((a) => a.note)).toEqual(["survives a restart"]);
   }, 90_000);
 
   it("with --public-url and $SERVICE_CONTRACT_PUBLIC_AUTH_URL: prints them and where it listens, and writes them into its answers", async () => {
-    const served = await serve(["--data-dir", join(scratch, "public"), "--no-history", "--public-url", "https://API.example.test:8443/"], { SERVICE_CONTRACT_PUBLIC_AUTH_URL: "https://example.test" });
+    const served = second!;
     try {
       expect([served.api, served.auth]).toEqual(["https://api.example.test:8443", "https://example.test"]);
       expect(served.listening!.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -155,11 +132,39 @@ describe("service-contract serve", () => {
       expect(created.headers.get("location")).toBe(`https://api.example.test:8443/authorizations/${body.id}`);
       expect(body.url).toBe(created.headers.get("location"));
     } finally {
+      second = undefined;
       expect((await served.stop()).code).toBe(0);
     }
     // The guide (written after the ready line, so read once the process is gone) names them too.
     expect(served.stderr()).toContain("open https://example.test/login/oauth/authorize?client_id=demo-client-id-0001");
   }, 60_000);
+
+  it("loads --seed FILE into an empty database, and nothing with --seed none", async () => {
+    const fixture = join(scratch, "fixture.json");
+    writeFileSync(fixture, JSON.stringify({ users: [{ login: "fixture-user", password: "fixture-password" }] }));
+    // Two folders, two independent processes: side by side.
+    const [fromFile, empty] = await Promise.all([
+      serve(["--data-dir", join(scratch, "from-file"), "--seed", fixture, "--quiet"]),
+      serve(["--data-dir", join(scratch, "none"), "--seed", "none", "--quiet"]),
+    ]);
+    try {
+      const ok = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: basic("fixture-user", "fixture-password") } });
+      expect(ok.status).toBe(200);
+      await ok.arrayBuffer();
+      const demo = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+      expect(demo.status).toBe(401);
+      await demo.arrayBuffer();
+      const res = await fetch(`${empty.api}/authorizations`, { headers: { authorization: OCTOCAT } });
+      expect(res.status).toBe(401);
+      await res.arrayBuffer();
+      const app = await fetch(`${empty.auth}/login/oauth/authorize?client_id=demo-client-id-0001`);
+      expect(app.status).toBe(404);
+      await app.arrayBuffer();
+    } finally {
+      const [a, b] = await Promise.all([fromFile.stop(), empty.stop()]);
+      expect([a.code, b.code]).toEqual([0, 0]);
+    }
+  }, 90_000);
 
   describePostgres("on PostgreSQL", () => {
     const db = scratchDatabase("sc_serve");
@@ -182,18 +187,27 @@ describe("service-contract serve", () => {
     }, 60_000);
   });
 
+  // The exit-2 contract through the real binary once with an argument and once with an
+  // environment variable; the other cases of the same code path call `main` in process.
   it.each([
     [["serve", "--port", "70000"], {}, /--port must be 0..65535/],
+    [["serve", "--port", "0", "--auth-port", "0"], { DATABASE_URL: "mysql://nope" }, /postgres:\/\//],
+  ])("exits 2 on %j %j (the binary)", async (args, env, message) => {
+    const result = Object.keys(env).length === 0 ? await runCli(args) : await runWithEnv(args, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  }, 60_000);
+
+  it.each([
     [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /--seed \/no\/such\/fixture.yaml: no such file/],
     [["serve", "--database-url", "mysql://nope"], {}, /postgres:\/\//],
-    [["serve", "--port", "0", "--auth-port", "0"], { DATABASE_URL: "mysql://nope" }, /postgres:\/\//],
     [["serve", "--public-url", "api.example.test"], {}, /^[^\n]*--public-url must be an absolute http\(s\) URL, got "api.example.test"\n$/],
     [["serve", "--public-url", "https://api.example.test/v3"], {}, /--public-url must be an origin .*no path/],
     [["serve", "--public-auth-url", "ftp://example.test"], {}, /--public-auth-url must be an http or https URL/],
     [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_PUBLIC_URL: "https://user:pw@api.example.test" }, /\$SERVICE_CONTRACT_PUBLIC_URL must not carry user info/],
     [["serve", "--trust-proxy", "10.0.0.0/8,proxy.internal"], {}, /^[^\n]*--trust-proxy: "proxy.internal" is not an IP address/],
   ])("exits 2 on %j %j", async (args, env, message) => {
-    const result = Object.keys(env).length === 0 ? await runCli(args) : await runWithEnv(args, env);
+    const result = await mainInProcess(args, env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   }, 60_000);

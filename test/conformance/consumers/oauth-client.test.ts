@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mainInProcess } from "../../cli/main-in-process.ts";
 import { runCli } from "../../cli/run-cli.ts";
 import { freePort } from "../../../cli/free-port.ts";
 import { runOAuthClientSuite, startAuthorizationServer, type AuthorizationServer, type ClientProfile } from "../../../conformance/consumers/oauth-client/index.ts";
@@ -70,10 +71,11 @@ describe("conformance --oauth-client through the binary", () => {
   it("exits 2 without a profile, for an invalid one, and when mixed with --receiver", async () => {
     const invalid = join(dir, "invalid.yaml");
     writeFileSync(invalid, "startUrl: not a url\nclientId: x\nextra: 1\n");
+    // The binary for the first; `main` in process for the other two (same exit-2 path, same output).
     const [none, bad, mixed] = await Promise.all([
       runCli(["conformance", "--oauth-client"]),
-      runCli(["conformance", "--oauth-client", "--profile", invalid]),
-      runCli(["conformance", "--oauth-client", "--receiver", "http://127.0.0.1:9/hook", "--secret", "s"]),
+      mainInProcess(["conformance", "--oauth-client", "--profile", invalid]),
+      mainInProcess(["conformance", "--oauth-client", "--receiver", "http://127.0.0.1:9/hook", "--secret", "s"]),
     ]);
     expect([none.code, bad.code, mixed.code]).toEqual([2, 2, 2]);
     expect(none.stderr).toMatch(/--profile is required with --oauth-client/);

@@ -17,6 +17,7 @@ import { createWebhookReceiver, webhookHandler } from "../../../generated/client
 import { RECEIVER_CASES, runReceiverSuite } from "../../../conformance/consumers/receiver/index.ts";
 import type { RunSummary } from "../../../conformance/core/types.ts";
 import { USER_AGENT } from "../../../reference/deliveries/request.ts";
+import { mainInProcess } from "../../cli/main-in-process.ts";
 import { runCli } from "../../cli/run-cli.ts";
 
 const SECRET = "It's a Secret to Everybody";
@@ -129,11 +130,13 @@ describe("the binary", () => {
   it("webhooks send: 0 when the receiver accepts, 2 for a payload that breaks the contract (with the errors), 1 when sent anyway and refused", async () => {
     const bad = join(dir, "bad-push.json");
     writeFileSync(bad, JSON.stringify({ ...JSON.parse(readFileSync("spec/examples/webhooks/push/valid-branch-push.json", "utf8")), pusher: "octocat" }));
+    // The binary where the process matters (a delivery, stdin); the two exit-2 checks call `main`
+    // in process, which prints and returns exactly what the binary does.
     const [ok, refused, forced, usage] = await Promise.all([
       runCli(["webhooks", "send", "push", "--url", generatedUrl, "--secret", SECRET]),
-      runCli(["webhooks", "send", "push", "--payload", bad, "--url", generatedUrl, "--secret", SECRET]),
+      mainInProcess(["webhooks", "send", "push", "--payload", bad, "--url", generatedUrl, "--secret", SECRET]),
       runCli(["webhooks", "send", "push", "--payload", "-", "--no-validate", "--url", generatedUrl, "--secret", SECRET], { input: readFileSync(bad, "utf8") }),
-      runCli(["webhooks", "send", "push", "--url", generatedUrl, "--content-type", "xml"]),
+      mainInProcess(["webhooks", "send", "push", "--url", generatedUrl, "--content-type", "xml"]),
     ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^200 OK in \d+ ms\n\{"message":"OK"\}/m);
@@ -147,10 +150,12 @@ describe("the binary", () => {
 
   it("conformance --receiver: 0 for the generated receiver (JSON report), 1 for the sloppy one, 2 for one that does not answer", async () => {
     const out = join(dir, "report");
+    // The binary for the full run with its report; `main` in process for the exit 1 and exit 2
+    // cases (the same code, the same printed lines and code as the binary's).
     const [good, sloppy, down] = await Promise.all([
       runCli(["conformance", "--receiver", generatedUrl, "--secret", SECRET, "--reporter", "console,json", "--out", out]),
-      runCli(["conformance", "--receiver", sloppyUrl, "--secret", SECRET, "--only", "RECEIVER-SIGNATURE-*"]),
-      runCli(["conformance", "--receiver", "http://127.0.0.1:1/hook", "--secret", SECRET]),
+      mainInProcess(["conformance", "--receiver", sloppyUrl, "--secret", SECRET, "--only", "RECEIVER-SIGNATURE-*"]),
+      mainInProcess(["conformance", "--receiver", "http://127.0.0.1:1/hook", "--secret", SECRET]),
     ]);
     expect(good.code, good.stdout + good.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as RunSummary;
