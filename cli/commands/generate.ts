@@ -8,7 +8,6 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
-import { generate } from "../../generators/generate.ts";
 import { makeFolder } from "../../generators/make-folder.ts";
 import { diffOutput, hasDrift, isWithin, writeOutput } from "../../generators/output.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
@@ -82,6 +81,8 @@ export const generateCommand: CommandFactory = (setExit) =>
 
       let files;
       try {
+        // Loaded here: the generators (swagger-parser, the targets) are the heaviest part of the CLI.
+        const { generate } = await import("../../generators/generate.ts");
         files = await generate({ spec: opts.spec, targets, out: opts.out });
       } catch (error) {
         if (error instanceof SpecError) throw new UsageError(`the spec has errors:\n${error.problems.map(formatProblem).join("\n")}`);

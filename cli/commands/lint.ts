@@ -8,9 +8,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
-import { loadSpec } from "../../generators/load-spec.ts";
 import { formatProblem, SpecError, type Problem } from "../../generators/problems.ts";
-import { redoclyLint } from "../../generators/redocly-lint.ts";
 import { DEFAULT_SPEC } from "../options.ts";
 
 export const lintCommand: CommandFactory = (setExit) =>
@@ -25,6 +23,8 @@ export const lintCommand: CommandFactory = (setExit) =>
       const config = opts.config ?? join(dirname(opts.spec), "redocly.yaml");
       if (!existsSync(config)) throw new UsageError(`no Redocly config at ${config} (pass --config)`);
 
+      // Loaded here, not at the CLI's start: swagger-parser and Redocly are large.
+      const [{ loadSpec }, { redoclyLint }] = await Promise.all([import("../../generators/load-spec.ts"), import("../../generators/redocly-lint.ts")]);
       const problems: Problem[] = [];
       try {
         await loadSpec(opts.spec);

@@ -17,7 +17,6 @@ import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { parsePort } from "../options.ts";
-import { writePortableBundle } from "../../generators/portable-bundle.ts";
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { checkCanListen, freePort } from "../free-port.ts";
 import { DEFAULT_SPEC } from "../options.ts";
@@ -96,6 +95,8 @@ export const mockCommand: CommandFactory = (setExit) =>
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
       let bundle: string;
       try {
+        // Loaded here: the bundler brings swagger-parser, which no other command's start needs.
+        const { writePortableBundle } = await import("../../generators/portable-bundle.ts");
         bundle = await writePortableBundle(opts.spec, forPrism);
       } catch (error) {
         if (!(error instanceof SpecError)) throw error;
