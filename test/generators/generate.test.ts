@@ -2,12 +2,17 @@
  * `service-contract generate` end to end, on a scratch copy of the spec: deterministic output
  * with headers and no machine paths, `--check` that passes on fresh output and fails (exit 1,
  * naming the files) after one schema changes, and spec errors that exit 2 with a JSON pointer.
+ *
+ * A child `generate` costs ~4.5 s of CPU, most of it starting Node and loading its libraries, so
+ * the real binary runs once per exit path (0: the first generate; 1: --check after drift; 2: a
+ * spec error, a usage error, a refused --out; the default spec) and the other runs call the CLI's
+ * `main` in this process (runCliInProcess: same exit code and output), where they load once.
  */
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../cli/run-cli.ts";
+import { repoRoot, runCli, runCliInProcess } from "../cli/run-cli.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "generate-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -67,14 +72,15 @@ describe("generate", () => {
   });
 
   it("is deterministic: a second run into another folder is byte-identical", async () => {
-    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out2"], { cwd: scratch });
+    // In this process, so a second process and module loader besides the binary's first run.
+    const result = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--out", "out2"], { cwd: scratch });
     expect(result.code).toBe(0);
     expect(snapshot(join(scratch, "out2"))).toEqual(snapshot(join(scratch, "out")));
   }, 60_000);
 
   it("--check passes on fresh output and writes nothing", async () => {
     const before = snapshot(join(scratch, "out"));
-    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: scratch });
+    const result = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: scratch });
     expect(result.stdout).toMatch(/out\/ is up to date/);
     expect(result.code).toBe(0);
     expect(snapshot(join(scratch, "out"))).toEqual(before);
@@ -82,7 +88,7 @@ describe("generate", () => {
 
   it("--check from another directory, naming the same files, finds no drift", async () => {
     const elsewhere = join(scratch, "spec", "schemas");
-    const result = await runCli(["generate", "--check", "--spec", "../openapi.yaml", "--out", "../../out"], { cwd: elsewhere });
+    const result = await runCliInProcess(["generate", "--check", "--spec", "../openapi.yaml", "--out", "../../out"], { cwd: elsewhere });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
   }, 60_000);
@@ -101,16 +107,16 @@ describe("generate", () => {
 
   it("generate then empties the folder (the stray file goes) and a second run changes nothing", async () => {
     const dir = driftedCopy("regenerate");
-    const first = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
+    const first = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
     expect(first.code).toBe(0);
     const files = snapshot(join(dir, "out"));
     expect(Object.keys(files)).not.toContain("stray.ts");
     expect(Object.keys(files)).toContain("validators/tables.js");
     expect(files["types.ts"]).toMatch(/\bdefault\??: boolean;/);
-    const second = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
+    const second = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
     expect(second.code).toBe(0);
     expect(snapshot(join(dir, "out"))).toEqual(files);
-    const check = await runCli(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
+    const check = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
     expect(check.code).toBe(0);
   }, 90_000);
 
@@ -125,32 +131,34 @@ describe("generate", () => {
     expect(result.stderr).toContain("hook-typo.json");
   }, 60_000);
 
+  // The first case through the binary, the others (the same code path) in this process.
   it.each([
-    [["--targets", "bogus"], /^service-contract: --targets takes types,validators,client,server; got bogus\n$/],
-    [["--targets", "types,nope"], /--targets takes types,validators,client,server; got types,nope/],
-    [["--targets", ""], /--targets takes/],
-    [["--spec", "spec/nope.yaml"], /^service-contract: no such file: spec\/nope\.yaml\n$/],
-    [["--targets", "client"], /^service-contract: --targets client imports from types and validators, which out3\/ does not have: add types,validators to --targets\n$/],
-  ])("exits 2 with a usage message, writing nothing: %j", async (args, message) => {
-    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", ...args, "--out", "out3"], { cwd: scratch });
+    [["--targets", "bogus"], /^service-contract: --targets takes types,validators,client,server; got bogus\n$/, runCli],
+    [["--targets", "types,nope"], /--targets takes types,validators,client,server; got types,nope/, runCliInProcess],
+    [["--targets", ""], /--targets takes/, runCliInProcess],
+    [["--spec", "spec/nope.yaml"], /^service-contract: no such file: spec\/nope\.yaml\n$/, runCliInProcess],
+    [["--targets", "client"], /^service-contract: --targets client imports from types and validators, which out3\/ does not have: add types,validators to --targets\n$/, runCliInProcess],
+  ])("exits 2 with a usage message, writing nothing: %j", async (args, message, run) => {
+    const result = await run(["generate", "--spec", "spec/openapi.yaml", ...args, "--out", "out3"], { cwd: scratch });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(scratch)).not.toContain("out3");
   });
 
+  // The first case through the binary, the others (the same code path) in this process.
   it.each([
-    [".", /--out \. is the working directory or above it/],
-    ["..", /--out \.\. is the working directory or above it/],
-    ["/", /--out \/ is the working directory or above it/],
-    ["spec", /--out spec overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
-    ["spec/schemas", /--out spec\/schemas overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
-    ["./spec/schemas/webhooks", /overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
-    ["spec/openapi.yaml", /--out spec\/openapi\.yaml overlaps the spec/],
-    ["", /--out needs a folder name/],
-  ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message) => {
+    [".", /--out \. is the working directory or above it/, runCli],
+    ["..", /--out \.\. is the working directory or above it/, runCliInProcess],
+    ["/", /--out \/ is the working directory or above it/, runCliInProcess],
+    ["spec", /--out spec overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/, runCli],
+    ["spec/schemas", /--out spec\/schemas overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/, runCliInProcess],
+    ["./spec/schemas/webhooks", /overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/, runCliInProcess],
+    ["spec/openapi.yaml", /--out spec\/openapi\.yaml overlaps the spec/, runCliInProcess],
+    ["", /--out needs a folder name/, runCliInProcess],
+  ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message, run) => {
     const before = snapshot(join(scratch, "spec"));
-    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", out], { cwd: scratch });
+    const result = await run(["generate", "--spec", "spec/openapi.yaml", "--out", out], { cwd: scratch });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(snapshot(join(scratch, "spec"))).toEqual(before);
@@ -159,6 +167,7 @@ describe("generate", () => {
   it("without --spec, generates the package's own contract wherever it runs, named by its package path", async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), "no-spec-here-"));
     try {
+      // Through the binary: the default --spec is named from the working folder the CLI starts in.
       const result = await runCli(["generate", "--targets", "types", "--out", "out"], { cwd: elsewhere });
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
@@ -172,8 +181,11 @@ describe("generate", () => {
 
   it("refuses an --out that is a file", async () => {
     writeFileSync(join(scratch, "a-file"), "keep me\n");
-    for (const args of [["generate", "--spec", "spec/openapi.yaml", "--out", "a-file"], ["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "a-file"]]) {
-      const result = await runCli(args, { cwd: scratch });
+    for (const [args, run] of [
+      [["generate", "--spec", "spec/openapi.yaml", "--out", "a-file"], runCli],
+      [["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "a-file"], runCliInProcess],
+    ] as const) {
+      const result = await run([...args], { cwd: scratch });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/--out a-file is a file, not a folder/);
     }
