@@ -8,8 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mainInProcess } from "./main-in-process.ts";
-import { cliBin, repoRoot } from "./run-cli.ts";
+import { cliBin, repoRoot, runCliInProcess } from "./run-cli.ts";
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -224,7 +223,7 @@ describe("service-contract mock", () => {
       child.stderr.on("data", (d: Buffer) => (stderr += d));
       code = await new Promise<number | null>((res) => child.on("exit", res));
     } else {
-      ({ code, stderr } = await mainInProcess(["mock", ...args]));
+      ({ code, stderr } = await runCliInProcess(["mock", ...args]));
     }
     expect(code).toBe(2);
     expect(stderr).toMatch(/^service-contract: /m);

@@ -49,14 +49,18 @@ let last: Promise<unknown> = Promise.resolve();
  * itself stays tested there). No standard input (commands read fd 0 directly), and calls run one
  * at a time: each changes the working directory and the process's streams while it runs. Not for
  * the default --spec from another folder: cli/options.ts names it from the working folder the
- * process started in (this one's is the repository, as for runCli without a cwd).
+ * process started in (this one's is the repository, as for runCli without a cwd). `env` is set
+ * for the call and restored after it.
  */
-export function runCliInProcess(args: string[], options: { cwd?: string } = {}): Promise<CliResult> {
+export function runCliInProcess(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   const run = last.then(async () => {
     const { main } = await import("../../cli/main.ts");
     const out = { text: "" };
     const err = { text: "" };
     const cwd = process.cwd();
+    const env = options.env ?? {};
+    const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
     const stdoutWrite = capture(process.stdout, out);
     const stderrWrite = capture(process.stderr, err);
     try {
@@ -67,6 +71,10 @@ export function runCliInProcess(args: string[], options: { cwd?: string } = {}):
       process.stdout.write = stdoutWrite;
       process.stderr.write = stderrWrite;
       process.chdir(cwd);
+      for (const [k, v] of Object.entries(savedEnv)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
   last = run.catch(() => undefined);

@@ -11,8 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mainInProcess } from "../cli/main-in-process.ts";
-import { runCli } from "../cli/run-cli.ts";
+import { runCli, runCliInProcess } from "../cli/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sc-conformance-hostile-"));
 const PROFILE = join(dir, "profile.yaml");
@@ -67,7 +66,7 @@ describe.concurrent("conformance against a server that never answers", () => {
 
   it("--request-timeout must be a positive number of seconds", async ({ expect }) => {
     // Exit 2 of the same usage path the binary shows in test/conformance/cli.test.ts: `main` in process.
-    const result = await mainInProcess(["conformance", "--reference", "--request-timeout", "soon"]);
+    const result = await runCliInProcess(["conformance", "--reference", "--request-timeout", "soon"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--request-timeout must be a number of seconds/);
   });
@@ -79,7 +78,7 @@ describe.concurrent("conformance: problems found before the first case", () => {
   it("a --out folder that cannot be created is a usage error before anything runs", async ({ expect }) => {
     const file = join(dir, "a-file");
     writeFileSync(file, "not a folder");
-    const result = await mainInProcess(["conformance", "--base-url", hangingUrl, "--auth-url", hangingUrl, "--profile", PROFILE, "--only", "FEEDS-ETAG-001", "--reporter", "json", "--out", join(file, "report")]);
+    const result = await runCliInProcess(["conformance", "--base-url", hangingUrl, "--auth-url", hangingUrl, "--profile", PROFILE, "--only", "FEEDS-ETAG-001", "--reporter", "json", "--out", join(file, "report")]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^service-contract: cannot write the reports to ${join(file, "report").replace(/[.\\/]/g, "\\$&")}: ENOTDIR`));
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -88,7 +87,7 @@ describe.concurrent("conformance: problems found before the first case", () => {
 
   it("a port fetch will not connect to is named as such", async ({ expect }) => {
     // 6000 (X11) is on the fetch standard's list of bad ports: undici refuses it without connecting.
-    const result = await mainInProcess(["conformance", "--base-url", "http://127.0.0.1:6000", "--auth-url", hangingUrl, "--profile", PROFILE]);
+    const result = await runCliInProcess(["conformance", "--base-url", "http://127.0.0.1:6000", "--auth-url", hangingUrl, "--profile", PROFILE]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/the target does not answer: http:\/\/127\.0\.0\.1:6000 \(port 6000 is one fetch refuses to connect to/);
   });
@@ -99,7 +98,7 @@ describe.concurrent("conformance: problems found before the first case", () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
     const url = `http://127.0.0.1:${port}`;
-    const result = await mainInProcess(["conformance", "--base-url", url, "--auth-url", url, "--profile", PROFILE]);
+    const result = await runCliInProcess(["conformance", "--base-url", url, "--auth-url", url, "--profile", PROFILE]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(`service-contract: the target does not answer: ${url} (ECONNREFUSED)`);
   });

@@ -12,8 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import type { RunSummary } from "../../conformance/core/types.ts";
-import { mainInProcess } from "../cli/main-in-process.ts";
-import { runCli } from "../cli/run-cli.ts";
+import { runCli, runCliInProcess } from "../cli/run-cli.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sc-conformance-cli-"));
@@ -77,13 +76,13 @@ describe.concurrent("conformance: usage errors exit 2", () => {
     ["an --only that matches nothing", ["--reference", "--only", "NO-SUCH-CASE-*"], /--only NO-SUCH-CASE-\* matches no case/],
     ["a bad case timeout", ["--reference", "--case-timeout", "0"], /--case-timeout must be a number of seconds/],
   ])("%s", async (_name, args, message) => {
-    const result = await mainInProcess(["conformance", ...args]);
+    const result = await runCliInProcess(["conformance", ...args]);
     expect(result.stderr).toMatch(message);
     expect(result.code).toBe(2);
   });
 
   it("an invalid profile: every problem, with its JSON pointer", async ({ expect }) => {
-    const result = await mainInProcess(["conformance", "--base-url", target.url, "--auth-url", target.url, "--profile", INVALID]);
+    const result = await runCliInProcess(["conformance", "--base-url", target.url, "--auth-url", target.url, "--profile", INVALID]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("does not match spec/conformance-profile.schema.json:");
     expect(result.stderr).toContain("  /users: must NOT have fewer than 1 items");
@@ -93,7 +92,7 @@ describe.concurrent("conformance: usage errors exit 2", () => {
 
   it("an unreachable target, before any case runs", async ({ expect }) => {
     const port = await closedPort();
-    const result = await mainInProcess(["conformance", "--base-url", `http://127.0.0.1:${port}`, "--auth-url", target.url, "--profile", VALID]);
+    const result = await runCliInProcess(["conformance", "--base-url", `http://127.0.0.1:${port}`, "--auth-url", target.url, "--profile", VALID]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`the target does not answer: http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`));
     expect(result.stdout).toBe("");

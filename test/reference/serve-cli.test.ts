@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { mainInProcess } from "../cli/main-in-process.ts";
-import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
+import { cliBin, repoRoot, runCli, runCliInProcess } from "../cli/run-cli.ts";
 import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "serve-test-"));
@@ -207,7 +206,7 @@ describe("service-contract serve", () => {
     [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_PUBLIC_URL: "https://user:pw@api.example.test" }, /\$SERVICE_CONTRACT_PUBLIC_URL must not carry user info/],
     [["serve", "--trust-proxy", "10.0.0.0/8,proxy.internal"], {}, /^[^\n]*--trust-proxy: "proxy.internal" is not an IP address/],
   ])("exits 2 on %j %j", async (args, env, message) => {
-    const result = await mainInProcess(args, env);
+    const result = await runCliInProcess(args, { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   }, 60_000);

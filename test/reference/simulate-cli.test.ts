@@ -6,8 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { mainInProcess } from "../cli/main-in-process.ts";
-import { runCli, type CliResult } from "../cli/run-cli.ts";
+import { runCli, type CliResult, runCliInProcess } from "../cli/run-cli.ts";
 import Fastify from "fastify";
 import { openDatabase } from "../../reference/db/database.ts";
 import { migrate } from "../../reference/db/migrate.ts";
@@ -64,7 +63,7 @@ describe("service-contract simulate", () => {
       ["push", "notapair"],
       ["push", "--count", "0"],
     ]) {
-      const r = await mainInProcess(["simulate", ...args, "--data-dir", dataDir]);
+      const r = await runCliInProcess(["simulate", ...args, "--data-dir", dataDir]);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/^service-contract: /);
       expect(r.stdout).toBe("");
@@ -90,10 +89,10 @@ describe("service-contract simulate", () => {
       expect(many.stdout.trim().split("\n").filter((l) => JSON.parse(l).type === "PushEvent")).toHaveLength(101);
       expect((await db.query("select 1 from events where type = 'PushEvent'")).length).toBe(101);
       // Usage errors of the same command: in process (the binary's exit 2 is proven above).
-      const denied = await mainInProcess(["simulate", "push", "--url", url, "--admin-token", "wrong"]);
+      const denied = await runCliInProcess(["simulate", "push", "--url", url, "--admin-token", "wrong"]);
       expect(denied.code).toBe(2);
       expect(denied.stderr).toContain("401");
-      const missing = await mainInProcess(["simulate", "push", "--url", url]);
+      const missing = await runCliInProcess(["simulate", "push", "--url", url]);
       expect(missing.code).toBe(2);
     } finally {
       await app.close();

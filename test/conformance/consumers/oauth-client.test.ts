@@ -9,8 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mainInProcess } from "../../cli/main-in-process.ts";
-import { runCli } from "../../cli/run-cli.ts";
+import { runCli, runCliInProcess } from "../../cli/run-cli.ts";
 import { freePort } from "../../../cli/free-port.ts";
 import { runOAuthClientSuite, startAuthorizationServer, type AuthorizationServer, type ClientProfile } from "../../../conformance/consumers/oauth-client/index.ts";
 import { startExampleClient, type ExampleClient } from "../../../conformance/examples/oauth-client/client.ts";
@@ -74,8 +73,8 @@ describe("conformance --oauth-client through the binary", () => {
     // The binary for the first; `main` in process for the other two (same exit-2 path, same output).
     const [none, bad, mixed] = await Promise.all([
       runCli(["conformance", "--oauth-client"]),
-      mainInProcess(["conformance", "--oauth-client", "--profile", invalid]),
-      mainInProcess(["conformance", "--oauth-client", "--receiver", "http://127.0.0.1:9/hook", "--secret", "s"]),
+      runCliInProcess(["conformance", "--oauth-client", "--profile", invalid]),
+      runCliInProcess(["conformance", "--oauth-client", "--receiver", "http://127.0.0.1:9/hook", "--secret", "s"]),
     ]);
     expect([none.code, bad.code, mixed.code]).toEqual([2, 2, 2]);
     expect(none.stderr).toMatch(/--profile is required with --oauth-client/);

@@ -17,8 +17,7 @@ import { createWebhookReceiver, webhookHandler } from "../../../generated/client
 import { RECEIVER_CASES, runReceiverSuite } from "../../../conformance/consumers/receiver/index.ts";
 import type { RunSummary } from "../../../conformance/core/types.ts";
 import { USER_AGENT } from "../../../reference/deliveries/request.ts";
-import { mainInProcess } from "../../cli/main-in-process.ts";
-import { runCli } from "../../cli/run-cli.ts";
+import { runCli, runCliInProcess } from "../../cli/run-cli.ts";
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -134,9 +133,9 @@ describe("the binary", () => {
     // in process, which prints and returns exactly what the binary does.
     const [ok, refused, forced, usage] = await Promise.all([
       runCli(["webhooks", "send", "push", "--url", generatedUrl, "--secret", SECRET]),
-      mainInProcess(["webhooks", "send", "push", "--payload", bad, "--url", generatedUrl, "--secret", SECRET]),
+      runCliInProcess(["webhooks", "send", "push", "--payload", bad, "--url", generatedUrl, "--secret", SECRET]),
       runCli(["webhooks", "send", "push", "--payload", "-", "--no-validate", "--url", generatedUrl, "--secret", SECRET], { input: readFileSync(bad, "utf8") }),
-      mainInProcess(["webhooks", "send", "push", "--url", generatedUrl, "--content-type", "xml"]),
+      runCliInProcess(["webhooks", "send", "push", "--url", generatedUrl, "--content-type", "xml"]),
     ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^200 OK in \d+ ms\n\{"message":"OK"\}/m);
@@ -154,8 +153,8 @@ describe("the binary", () => {
     // cases (the same code, the same printed lines and code as the binary's).
     const [good, sloppy, down] = await Promise.all([
       runCli(["conformance", "--receiver", generatedUrl, "--secret", SECRET, "--reporter", "console,json", "--out", out]),
-      mainInProcess(["conformance", "--receiver", sloppyUrl, "--secret", SECRET, "--only", "RECEIVER-SIGNATURE-*"]),
-      mainInProcess(["conformance", "--receiver", "http://127.0.0.1:1/hook", "--secret", SECRET]),
+      runCliInProcess(["conformance", "--receiver", sloppyUrl, "--secret", SECRET, "--only", "RECEIVER-SIGNATURE-*"]),
+      runCliInProcess(["conformance", "--receiver", "http://127.0.0.1:1/hook", "--secret", SECRET]),
     ]);
     expect(good.code, good.stdout + good.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as RunSummary;
