@@ -16,6 +16,7 @@ import { createUser } from "../reference/store/accounts.ts";
 import { createAuthorization } from "../reference/store/authorizations.ts";
 import { insertEvents } from "../test/reference/feeds-fixtures.ts";
 import { roundRobinProxy, SERVED_BY } from "../test/reference/round-robin-proxy.ts";
+import { answerCpuRequests } from "./lib/cpu-ipc.ts";
 
 // As in feeds-servers.ts (whose module starts its servers when imported).
 const FEED_PATH = "/repos/octocat/hello-world/events";
@@ -78,12 +79,7 @@ await floorProxy.listen();
 process.stdout.write(
   JSON.stringify({ reference: `${proxy.url}${FEED_PATH}`, floor: `${floorProxy.url}${FEED_PATH}`, control: `${floorUrl}${FEED_PATH}`, tokens, etag }) + "\n",
 );
-process.on("message", (message) => {
-  if (message === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send!({ cpu: user + system });
-  }
-});
+answerCpuRequests();
 process.once("SIGTERM", () => {
   process.disconnect?.();
   floor.close();

@@ -14,6 +14,7 @@ import { startServer } from "../reference/server.ts";
 import { createUser } from "../reference/store/accounts.ts";
 import { createAuthorization } from "../reference/store/authorizations.ts";
 import { insertEvents } from "../test/reference/feeds-fixtures.ts";
+import { answerCpuRequests } from "./lib/cpu-ipc.ts";
 
 export const FEED_PATH = "/repos/octocat/hello-world/events";
 // 5000 requests an hour each: enough pollers that the 200 rounds never exhaust a token.
@@ -83,14 +84,7 @@ process.stdout.write(
     bytes: Buffer.byteLength(body),
   }) + "\n",
 );
-// The bench asks for this process's CPU time around each measurement (over IPC, when there is a
-// channel): CPU per request is far less sensitive than requests/s to other work on the machine.
-process.on("message", (message) => {
-  if (message === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send!({ cpu: user + system });
-  }
-});
+answerCpuRequests();
 process.once("SIGTERM", () => {
   process.disconnect?.();
   floor.close();

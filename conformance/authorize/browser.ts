@@ -118,7 +118,8 @@ async function interceptRedirect(session: CDPSession, isFinal: (url: URL) => boo
   await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
 }
 
-async function visible(page: Page, selector: string): Promise<boolean> {
+/** Whether the first element `selector` matches is shown (false when there is none). */
+export async function visible(page: Page, selector: string): Promise<boolean> {
   return page
     .locator(selector)
     .first()

@@ -9,7 +9,7 @@
  * One Chromium per run; a fresh browser context (no cookies) per sign-in.
  */
 import type { Browser, CDPSession, Page } from "playwright-core";
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM, DEFAULT_SELECTORS } from "../../authorize/browser.ts";
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM, DEFAULT_SELECTORS, visible } from "../../authorize/browser.ts";
 import { CaseFailure } from "../../core/failure.ts";
 import { SIGN_IN } from "./authorization-server.ts";
 
@@ -43,14 +43,6 @@ export interface ClientBrowser {
 
 function isUnder(url: URL, base: URL): boolean {
   return url.origin === base.origin && url.pathname.startsWith(base.pathname);
-}
-
-async function visible(page: Page, selector: string): Promise<boolean> {
-  return page
-    .locator(selector)
-    .first()
-    .isVisible()
-    .catch(() => false);
 }
 
 async function pageText(page: Page): Promise<string> {
