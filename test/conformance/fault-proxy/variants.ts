@@ -32,6 +32,15 @@ function isJson(res: Answer): boolean {
   return (header(res.headers, "content-type") ?? "").includes("json") && res.status === 200;
 }
 
+/** The fault that rewrites every JSON array the API host answers on a path matching `path`. */
+function listsRewritten(path: RegExp, change: (items: Record<string, unknown>[]) => Record<string, unknown>[]) {
+  return () => ({
+    response(side: string, req: Parameters<typeof pathOf>[0], res: Answer) {
+      if (side === "api" && path.test(pathOf(req))) mapArray(res, change);
+    },
+  });
+}
+
 /** A JSON array response rewritten by `change`. */
 function mapArray(res: Answer, change: (items: Record<string, unknown>[]) => Record<string, unknown>[]): void {
   if (!isJson(res)) return;
@@ -208,11 +217,7 @@ export const VARIANTS: Variant[] = [
     class: "order",
     only: "FEEDS-ORDER-001",
     fails: ["FEEDS-ORDER-001"],
-    fault: () => ({
-      response(side, req, res) {
-        if (side === "api" && FEED.test(pathOf(req))) mapArray(res, (events) => [...events].reverse());
-      },
-    }),
+    fault: listsRewritten(FEED, (events) => [...events].reverse()),
   },
   {
     name: "feed-tie-break-reversed",
@@ -221,12 +226,7 @@ export const VARIANTS: Variant[] = [
     only: "FEEDS-ORDER-002",
     fails: ["FEEDS-ORDER-002"],
     // Newest first by second, but events of one second lower id first.
-    fault: () => ({
-      response(side, req, res) {
-        if (side !== "api" || !FEED.test(pathOf(req))) return;
-        mapArray(res, (events) => [...events].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || Number(BigInt(String(a.id)) - BigInt(String(b.id)))));
-      },
-    }),
+    fault: listsRewritten(FEED, (events) => [...events].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || Number(BigInt(String(a.id)) - BigInt(String(b.id))))),
   },
   {
     name: "issue-events-newest-first",
@@ -234,11 +234,7 @@ export const VARIANTS: Variant[] = [
     class: "order",
     only: "ISSUE-EVENTS-ORDER-001",
     fails: ["ISSUE-EVENTS-ORDER-001"],
-    fault: () => ({
-      response(side, req, res) {
-        if (side === "api" && ISSUE_EVENTS.test(pathOf(req))) mapArray(res, (events) => [...events].reverse());
-      },
-    }),
+    fault: listsRewritten(ISSUE_EVENTS, (events) => [...events].reverse()),
   },
   {
     name: "event-org-missing",
@@ -246,11 +242,7 @@ export const VARIANTS: Variant[] = [
     class: "conditional-presence",
     only: "FEEDS-ORG-001",
     fails: ["FEEDS-ORG-001"],
-    fault: () => ({
-      response(side, req, res) {
-        if (side === "api" && FEED.test(pathOf(req))) mapArray(res, (events) => events.map(({ org: _org, ...rest }) => rest));
-      },
-    }),
+    fault: listsRewritten(FEED, (events) => events.map(({ org: _org, ...rest }) => rest)),
   },
   {
     name: "webhook-organization-missing",
