@@ -22,3 +22,26 @@ export function databaseUrlOption(given: string | undefined): string | undefined
   if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw new UsageError("--database-url must be a postgres:// URL");
   return url;
 }
+
+/**
+ * A setting given by its flag, else by its environment variable (an empty variable counts as
+ * unset, as shells and compose files often leave them), parsed by `parse` with the name of where
+ * the value came from (`--public-url` or `$SERVICE_CONTRACT_PUBLIC_URL`), so its refusal names
+ * what to fix; an error of class `refused` is a usage error. Undefined when neither is set.
+ */
+export function flagOrEnv<T>(
+  flag: string,
+  given: string | undefined,
+  variable: string,
+  parse: (source: string, value: string) => T,
+  refused: abstract new (...args: never[]) => Error,
+): T | undefined {
+  const value = given ?? (process.env[variable] || undefined);
+  if (value === undefined) return undefined;
+  try {
+    return parse(given === undefined ? `$${variable}` : flag, value);
+  } catch (error) {
+    if (error instanceof refused) throw new UsageError(error.message);
+    throw error;
+  }
+}

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
-import { databaseUrlOption, parsePort } from "../options.ts";
+import { databaseUrlOption, flagOrEnv, parsePort } from "../options.ts";
 import { checkCanListen } from "../free-port.ts";
 
 export const PUBLIC_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_URL";
@@ -34,33 +34,15 @@ interface ServeOptions {
 /** `--public-url`/`--public-auth-url`, else their environment variables; undefined: the listening address. */
 async function publicUrls(opts: ServeOptions): Promise<{ api?: string; auth?: string }> {
   const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
-  const one = (flag: string, given: string | undefined, variable: string): string | undefined => {
-    // An empty variable is an unset one (as shells and compose files often leave them).
-    const value = given ?? (process.env[variable] || undefined);
-    if (value === undefined) return undefined;
-    try {
-      return publicOrigin(given === undefined ? `$${variable}` : flag, value);
-    } catch (error) {
-      if (error instanceof PublicUrlError) throw new UsageError(error.message);
-      throw error;
-    }
-  };
-  const api = one("--public-url", opts.publicUrl, PUBLIC_URL_VARIABLE);
-  const auth = one("--public-auth-url", opts.publicAuthUrl, PUBLIC_AUTH_URL_VARIABLE);
+  const api = flagOrEnv("--public-url", opts.publicUrl, PUBLIC_URL_VARIABLE, publicOrigin, PublicUrlError);
+  const auth = flagOrEnv("--public-auth-url", opts.publicAuthUrl, PUBLIC_AUTH_URL_VARIABLE, publicOrigin, PublicUrlError);
   return { ...(api ? { api } : {}), ...(auth ? { auth } : {}) };
 }
 
 /** `--trust-proxy`, else $SERVICE_CONTRACT_TRUST_PROXY; undefined: X-Forwarded-For is ignored. */
 async function trustedProxies(given: string | undefined): Promise<string[] | undefined> {
   const { parseTrustedProxies, TrustedProxyError } = await import("../../reference/http/trusted-proxies.ts");
-  const value = given ?? (process.env.SERVICE_CONTRACT_TRUST_PROXY || undefined);
-  if (value === undefined) return undefined;
-  try {
-    return parseTrustedProxies(given === undefined ? "$SERVICE_CONTRACT_TRUST_PROXY" : "--trust-proxy", value);
-  } catch (error) {
-    if (error instanceof TrustedProxyError) throw new UsageError(error.message);
-    throw error;
-  }
+  return flagOrEnv("--trust-proxy", given, "SERVICE_CONTRACT_TRUST_PROXY", parseTrustedProxies, TrustedProxyError);
 }
 
 
@@ -127,13 +109,8 @@ export const serveCommand: CommandFactory = (setExit) =>
       const authPort = parsePort("--auth-port", opts.authPort);
       await checkCanListen(opts.host, port, "--port");
       await checkCanListen(opts.host, authPort, "--auth-port");
-      const { EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
-      let hookEgress;
-      try {
-        hookEgress = parseEgressPolicy(opts.hookEgress ?? process.env[EGRESS_ENV]);
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
+      const { DEFAULT_EGRESS, EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
+      const hookEgress = flagOrEnv("--hook-egress", opts.hookEgress, EGRESS_ENV, (_source, value) => parseEgressPolicy(value), Error) ?? DEFAULT_EGRESS;
       let server;
       try {
         server = await startServer({

@@ -13,7 +13,7 @@
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
-import { databaseUrlOption } from "../options.ts";
+import { databaseUrlOption, flagOrEnv } from "../options.ts";
 
 interface SimulateOptions {
   repo: string;
@@ -124,18 +124,9 @@ export const simulateCommand: CommandFactory = (setExit) =>
         // (its environment variables), else those it listens on by default.
         const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
         const env = process.env;
-        const origin = (variable: string, fallback: string): string => {
-          const value = env[variable];
-          if (!value) return fallback;
-          try {
-            return publicOrigin(`$${variable}`, value);
-          } catch (error) {
-            throw error instanceof PublicUrlError ? new UsageError(error.message) : error;
-          }
-        };
         const urls = {
-          api: origin("SERVICE_CONTRACT_PUBLIC_URL", env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
-          auth: origin("SERVICE_CONTRACT_PUBLIC_AUTH_URL", env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
+          api: flagOrEnv("--public-url", undefined, "SERVICE_CONTRACT_PUBLIC_URL", publicOrigin, PublicUrlError) ?? (env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
+          auth: flagOrEnv("--public-auth-url", undefined, "SERVICE_CONTRACT_PUBLIC_AUTH_URL", publicOrigin, PublicUrlError) ?? (env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
         };
         // The demo's months of history, exactly as a first `serve` records them (it does nothing once there are events).
         if (opts.seed === "demo" && opts.history) await seedHistory(db, { now: new Date(), urls, count: DEMO_HISTORY_COUNT });

@@ -205,6 +205,9 @@ describe("service-contract serve", () => {
     [["serve", "--public-auth-url", "ftp://example.test"], {}, /--public-auth-url must be an http or https URL/],
     [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_PUBLIC_URL: "https://user:pw@api.example.test" }, /\$SERVICE_CONTRACT_PUBLIC_URL must not carry user info/],
     [["serve", "--trust-proxy", "10.0.0.0/8,proxy.internal"], {}, /^[^\n]*--trust-proxy: "proxy.internal" is not an IP address/],
+    [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_TRUST_PROXY: "nope" }, /\$SERVICE_CONTRACT_TRUST_PROXY: "nope" is not an IP address/],
+    [["serve", "--hook-egress", "everywhere", "--port", "0", "--auth-port", "0"], {}, /^service-contract: hook egress must be one of local, public, got "everywhere"\n$/],
+    [["serve", "--port", "0", "--auth-port", "0"], { SERVICE_CONTRACT_HOOK_EGRESS: "anywhere" }, /hook egress must be one of local, public, got "anywhere"/],
   ])("exits 2 on %j %j", async (args, env, message) => {
     const result = await runCliInProcess(args, { env });
     expect(result.code).toBe(2);
