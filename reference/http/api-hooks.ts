@@ -35,7 +35,7 @@ declare module "fastify" {
 
 export interface ApiHooksOptions {
   db: Database;
-  policies: Map<string, OperationPolicy>;
+  policies: ReadonlyMap<string, OperationPolicy>;
   limiter: RateLimiter;
   /** Shared with the poll lane (poll-lane.ts), which resolves the same tokens. */
   viewers: ViewerCache;

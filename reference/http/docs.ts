@@ -6,8 +6,8 @@
  * allows only 'self' (plus `data:` images, which swagger-ui.css uses for its icons), so nothing
  * the page does can reach another host. The contract is served in its portable single-document
  * form (generators/portable-bundle.ts), since Swagger UI does not follow the schema files' `$id`s;
- * it is built once at registration, with a relative server prepended so "Try it out" calls this
- * server. Only explicit routes are registered: any other path under the prefix falls through to
+ * it is built on its first request (once per process), with a relative server prepended so "Try
+ * it out" calls this server. Only explicit routes are registered: any other path under the prefix falls through to
  * the app's not-found handling.
  */
 import { createHash } from "node:crypto";
@@ -15,7 +15,6 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { loadPortableDocument } from "../../generators/portable-bundle.ts";
 import { indexHtml, initScript, SWAGGER_UI_FILES, type SwaggerUiFile } from "./docs-page.ts";
 import { PACKAGE_SPEC } from "../../generators/package-files.ts";
 
@@ -91,15 +90,35 @@ function swaggerUiDist(): { dir: string; version: string } {
   return { dir: dirname(pkgPath), version };
 }
 
+// The contract in its portable form costs about 0.5 s of CPU to build (YAML, every schema file,
+// the $ref rewrite). It is built on its first request, once per process and spec file, so a
+// server start (the CLI's, and each of the dozens a test file starts) does not pay for a page
+// most runs never open. It is our own packaged contract, which `lint` and the tests check.
+const contracts = new Map<string, Promise<Resource>>();
+
+function contractResource(specPath: string): Promise<Resource> {
+  let pending = contracts.get(specPath);
+  if (!pending) {
+    // Imported here, not above: a server nobody asks for the contract never loads the bundler.
+    pending = import("../../generators/portable-bundle.ts").then(async ({ loadPortableDocument }) => {
+      const doc = await loadPortableDocument(specPath);
+      const servers = [{ url: "/", description: "This server (the host serving this reference)" }, ...(doc.servers ?? [])];
+      return resource(JSON.stringify({ ...doc, servers }), "application/json; charset=utf-8", REVALIDATE);
+    });
+    // A failure is not kept: the next request tries again.
+    pending.catch(() => contracts.delete(specPath));
+    contracts.set(specPath, pending);
+  }
+  return pending;
+}
+
 /** Serve the API reference under `options.prefix` (default `/docs`). */
 export async function registerDocs(app: FastifyInstance, options: DocsOptions = {}): Promise<void> {
   const prefix = normalizePrefix(options.prefix ?? "/docs");
   const dist = swaggerUiDist();
   const urls = { assets: `${prefix}/assets/swagger-ui-${dist.version}`, init: `${prefix}/init.js`, spec: `${prefix}/openapi.json` };
 
-  const doc = await loadPortableDocument(options.specPath ?? DEFAULT_SPEC);
-  const servers = [{ url: "/", description: "This server (the host serving this reference)" }, ...(doc.servers ?? [])];
-  const spec = resource(JSON.stringify({ ...doc, servers }), "application/json; charset=utf-8", REVALIDATE);
+  const specPath = options.specPath ?? DEFAULT_SPEC;
   const page = resource(indexHtml(urls), "text/html; charset=utf-8", REVALIDATE);
   const init = resource(initScript(urls), "text/javascript; charset=utf-8", REVALIDATE);
 
@@ -114,7 +133,10 @@ export async function registerDocs(app: FastifyInstance, options: DocsOptions = 
   const config = app.initialConfig;
   if (!(config.routerOptions?.ignoreTrailingSlash || config.ignoreTrailingSlash)) serve(`${prefix}/`, page);
   serve(urls.init, init);
-  serve(urls.spec, spec);
+  app.get(urls.spec, async (request, reply) => {
+    send(request, reply, await contractResource(specPath));
+    return reply;
+  });
   for (const [file, type] of Object.entries(SWAGGER_UI_FILES) as [SwaggerUiFile, string][]) {
     // Read now, so a broken install fails at start-up rather than on a visitor's first request.
     serve(`${urls.assets}/${file}`, resource(readFileSync(join(dist.dir, file)), type, IMMUTABLE));

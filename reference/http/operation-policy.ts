@@ -20,8 +20,18 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 
 export const DEFAULT_SPEC = PACKAGE_SPEC;
 
+// Read once per process and spec file: every server a process starts (a test file starts dozens)
+// would otherwise parse the whole contract again, about 0.1 s of CPU each time.
+const loaded = new Map<string, ReadonlyMap<string, OperationPolicy>>();
+
 /** `"GET /repos/:owner/:repo/events"` (Fastify's route form) → policy. */
-export function loadOperationPolicies(specPath = DEFAULT_SPEC): Map<string, OperationPolicy> {
+export function loadOperationPolicies(specPath = DEFAULT_SPEC): ReadonlyMap<string, OperationPolicy> {
+  let policies = loaded.get(specPath);
+  if (!policies) loaded.set(specPath, (policies = readOperationPolicies(specPath)));
+  return policies;
+}
+
+function readOperationPolicies(specPath: string): Map<string, OperationPolicy> {
   const doc = parse(readFileSync(specPath, "utf8")) as { paths: Record<string, Record<string, Record<string, unknown>>> };
   const out = new Map<string, OperationPolicy>();
   for (const [path, item] of Object.entries(doc.paths)) {
