@@ -8,8 +8,9 @@
  * table, so every instance on one database shares it. That protects against a leaked dump or
  * backup of the hooks table, not against someone holding the whole database (key included) —
  * set the environment variable and keep it elsewhere for that. The key is held per process,
- * because one process serves one database; it is not rotated (a changed key cannot open the
- * secrets sealed before).
+ * because one process serves one database (a process that starts several servers gives each new
+ * database the same key); it is not rotated (a changed key cannot open the secrets sealed
+ * before).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { Queryable } from "../db/database.ts";
@@ -29,6 +30,8 @@ const AAD: Record<SealPurpose, Buffer> = {
 };
 
 let key: Buffer | undefined;
+/** The databases known to hold `key` (checked once each: hook creation calls ensureSecretKey). */
+const holding = new WeakSet<Queryable>();
 
 /** A 32-byte key from its hex (64 digits) or base64 text; undefined for anything else. */
 export function parseKey(text: string): Buffer | undefined {
@@ -60,15 +63,22 @@ async function stored(db: Queryable): Promise<Buffer | undefined> {
  * never be missing from the database. Concurrent instances agree through the primary key.
  */
 export async function ensureSecretKey(db: Queryable): Promise<void> {
-  if (key) return;
+  if (holding.has(db)) return;
   const env = fromEnvironment();
   if (env) {
     key = env;
+    holding.add(db);
     return;
   }
-  await db.query("insert into server_keys (name, key) values ($1, $2) on conflict (name) do nothing", [KEY_NAME, randomBytes(KEY_BYTES).toString("base64")]);
-  key = await stored(db);
-  if (!key) throw new Error("the hook secret key could not be stored");
+  // A process holding a key already offers it to this database too. One process serves one
+  // database, but one that starts several servers (the test suite, a bench) must not leave a
+  // database without the key its secrets are sealed with, as it did when this returned early.
+  await db.query("insert into server_keys (name, key) values ($1, $2) on conflict (name) do nothing", [KEY_NAME, (key ?? randomBytes(KEY_BYTES)).toString("base64")]);
+  const mine = await stored(db);
+  if (!mine) throw new Error("the hook secret key could not be stored");
+  if (key && !key.equals(mine)) throw new Error(`this process already seals secrets with another database's key; serve one database per process, or give every database the same ${SECRET_KEY_ENV}`);
+  key = mine;
+  holding.add(db);
 }
 
 /**

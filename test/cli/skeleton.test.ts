@@ -88,12 +88,18 @@ describe("package.json", () => {
     }
   });
 
-  it("has the scripts DESIGN.md names, and npm test runs the typecheck, the spec lint and the unit tests", () => {
+  it("has the scripts DESIGN.md names, and npm test runs the typecheck, the spec lint, generate --check and the tests", () => {
     for (const script of ["generate", "generate:check", "typecheck", "lint", "test", "bench"]) expect(pkg.scripts[script], script).toBeDefined();
-    expect(pkg.scripts.typecheck).toMatch(/\btsc\b/);
+    expect(pkg.scripts.typecheck).toBe("tsc -p tsconfig.json");
     expect(pkg.scripts.lint).toMatch(/service-contract(\.js)? lint/);
-    const test = pkg.scripts.test!;
-    for (const step of ["npm run typecheck", "npm run lint", "vitest run"]) expect(test).toContain(step);
+    expect(pkg.scripts["generate:check"]).toMatch(/service-contract(\.js)? generate --check/);
+    // The checks run as test files beside the others (test/repository/checks.test.ts and the
+    // lint test), not as steps ahead of them, so `npm test` is vitest alone.
+    expect(pkg.scripts.test).toBe("vitest run");
+    const checks = readFileSync(join(repoRoot, "test/repository/checks.test.ts"), "utf8");
+    expect(checks).toContain('[tsc, "-p", "tsconfig.json"]');
+    expect(checks).toContain('[cliBin, "generate", "--check"]');
+    expect(readFileSync(join(repoRoot, "test/cli/lint.test.ts"), "utf8")).toContain('it("passes on the committed spec with zero errors"');
   });
 
   it("commits package-lock.json, in step with package.json", () => {

@@ -6,10 +6,11 @@
  * events), `hookById`, `setLastResponses`; the delivery formats of `serviceDelivery`; the secret
  * box; and the ping enqueued in the creating transaction (a failing ping creates nothing).
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Context, HookPings } from "../../reference/context.ts";
-import type { Queryable } from "../../reference/db/database.ts";
+import { openDatabase, type Queryable } from "../../reference/db/database.ts";
+import { migrate } from "../../reference/db/migrate.ts";
 import { hookHandlers } from "../../reference/handlers/hooks.ts";
 import { serviceDelivery, SERVICES } from "../../reference/hooks/catalog.ts";
 import { ensureSecretKey, loadSecretKey, openSecret, parseKey, sealSecret } from "../../reference/hooks/secret-box.ts";
@@ -284,6 +285,28 @@ describe("the secret box", () => {
     const rows = await t.server.db.query<{ key: string }>("select key from server_keys where name = 'hook-secrets'");
     expect(rows).toHaveLength(1);
     expect(Buffer.from(rows[0]!.key, "base64")).toHaveLength(32);
+  });
+
+  it("gives a second database in this process the key it seals with, and refuses one that holds another key", async () => {
+    // One process, two servers (as the test suite runs): the second database must hold the key
+    // its secrets are sealed with, or a restarted server could not open them.
+    await ensureSecretKey(t.server.db);
+    const ours = (await t.server.db.query<{ key: string }>("select key from server_keys"))[0]!.key;
+    const other = await openDatabase({});
+    const foreign = await openDatabase({});
+    try {
+      await migrate(other);
+      await ensureSecretKey(other);
+      expect(await other.query("select name, key from server_keys")).toEqual([{ name: "hook-secrets", key: ours }]);
+      await migrate(foreign);
+      await foreign.query("insert into server_keys (name, key) values ('hook-secrets', $1)", [randomBytes(32).toString("base64")]);
+      await expect(ensureSecretKey(foreign)).rejects.toThrow(/already seals secrets with another database's key/);
+      // Still sealing with the first key: what this process sealed before still opens.
+      expect(openSecret(sealSecret("s3cret"))).toBe("s3cret");
+    } finally {
+      await other.close();
+      await foreign.close();
+    }
   });
 });
 
