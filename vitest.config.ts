@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -13,6 +14,8 @@ export default defineConfig({
     // So process-wide state must stay correct across files: caches keyed by what they cache (the
     // spec path, the database), spies restored, the working folder and environment put back.
     isolate: false,
+    // The longest files start first, also on a fresh checkout, where vitest has no timings yet.
+    sequence: { sequencer: SlowFirstSequencer },
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
   },
