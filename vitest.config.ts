@@ -10,9 +10,10 @@ export default defineConfig({
     // child process, a server or a browser (most of the slow files do). Three keep both cores busy.
     maxWorkers: 3,
     // One module graph per worker, not per file: every file imported Fastify, PGlite, the
-    // validators and the reference afresh (80 s of the run's "import" time, 190 s of CPU in all).
-    // So process-wide state must stay correct across files: caches keyed by what they cache (the
-    // spec path, the database), spies restored, the working folder and environment put back.
+    // validators and the reference afresh (79 s of the run's "import" time; about 140 s of its
+    // CPU). So process-wide state must stay correct across files: caches keyed by what they
+    // depend on (the spec path; the secret key is given to each new database), spies restored,
+    // the working folder and environment put back.
     isolate: false,
     // The longest files start first, also on a fresh checkout, where vitest has no timings yet.
     sequence: { sequencer: SlowFirstSequencer },
