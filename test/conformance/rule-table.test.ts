@@ -5,6 +5,10 @@
  * every case names at least one rule, and only rules that exist; every file the coverage names
  * exists. The checker itself is shown to catch each kind of problem on altered inputs.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { TABLE_CASES } from "../../conformance/rules/cases.ts";
@@ -43,6 +47,20 @@ describe("the rule table", () => {
     expect(found).toContain(`${first!.id}: the case names no rule (rules: […] on the case)`);
     expect(found).toContain(`${second!.id}: names D-NO-SUCH-RULE, which is no rule of spec/seed-rules.yaml or spec/DECISIONS.md`);
     expect(found.some((p) => p.startsWith("D-ETAG: no case enforces it"))).toBe(true);
+  });
+
+  it("checks the coverage file's reference paths where the sources are, and not where they are not (an installed package)", () => {
+    const empty = mkdtempSync(join(tmpdir(), "rule-table-"));
+    try {
+      const elsewhere = pathToFileURL(`${empty}/`);
+      const missing = problems(TABLE_CASES, elsewhere, true);
+      expect(missing.length).toBeGreaterThan(0);
+      expect(missing.every((p) => /^spec\/rule-coverage\.yaml: \S+: \S+ does not exist$/.test(p))).toBe(true);
+      expect(missing).toContain("spec/rule-coverage.yaml: D-RATE-RESET: reference/http/rate-limit.ts does not exist");
+      expect(problems(TABLE_CASES, elsewhere, false)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it("reports a DECISIONS.md entry without an ID", () => {

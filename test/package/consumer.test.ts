@@ -238,6 +238,13 @@ describe("the installed CLI", () => {
     }
   }, 90_000);
 
+  it("conformance --list prints the rule table and finds nothing wrong with it (no reference sources to look for)", async () => {
+    const run = await cli(["conformance", "--list"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/\n\d+ rules: \d+ enforced by cases, \d+ not checkable from outside \(with the reason\), \d+ gaps/);
+  });
+
   it.each([
     [["mock", "--port", "0"], "@stoplight/prism-cli"],
     [["lint"], "@redocly/cli"],
