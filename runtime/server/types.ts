@@ -29,6 +29,10 @@ export interface RouteSpec {
   host: Host;
   /** `resource` of 422 errors about this operation's input (`Hook`, `Event`, …). */
   resource: string;
+  /** The security schemes that may authorize the call, sorted; "" when it may be anonymous. */
+  security: readonly string[];
+  /** The scopes the operation accepts (`x-accepted-scopes`, the `X-Accepted-OAuth-Scopes` value), sorted. */
+  acceptedScopes: readonly string[];
   /** Declared query parameter names. */
   query: readonly string[];
   /** Declared header parameters: [lower-case name, name as the contract spells it]. */

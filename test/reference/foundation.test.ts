@@ -3,7 +3,11 @@
  * `Bad credentials`, scope enforcement, rate-limit and scope headers on every response, and the
  * anonymous limit running out into a 403 in the error shape.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "../cli/run-cli.ts";
 import { findAccountByLogin } from "../../reference/store/accounts.ts";
 import { createAuthorization } from "../../reference/store/authorizations.ts";
 import type { Scope } from "../../reference/auth/scopes.ts";
@@ -148,6 +152,34 @@ describe("the anonymous limit", () => {
     expect(refused.status).toBe(403);
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(((await refused.json()) as { message: string }).message).toMatch(/rate limit exceeded/);
+  });
+});
+
+describe("the operation policies", () => {
+  it("are what the spec says, operation by operation (read from the generated route table, not the YAML)", () => {
+    // The spec read directly, as the reference did before the route table carried security.
+    const doc = parse(readFileSync(join(repoRoot, "spec/openapi.yaml"), "utf8")) as { paths: Record<string, Record<string, { operationId?: string; security?: Record<string, unknown>[]; "x-accepted-scopes"?: string[] }>> };
+    const expected = new Map<string, unknown>();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of ["get", "put", "post", "delete", "patch"]) {
+        const op = item[method];
+        if (!op) continue;
+        const security = op.security ?? [];
+        const schemes = security.flatMap((r) => Object.keys(r));
+        expected.set(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`, {
+          operationId: op.operationId,
+          acceptedScopes: (op["x-accepted-scopes"] ?? []).slice().sort(),
+          anonymous: security.length === 0 || security.some((r) => Object.keys(r).length === 0),
+          basic: schemes.includes("basic"),
+          token: schemes.some((s) => s === "token" || s === "access_token" || s === "oauth2"),
+        });
+      }
+    }
+    expect(new Map(loadOperationPolicies())).toEqual(expected);
+    // Each kind is there, so the comparison above compares something.
+    const all = [...loadOperationPolicies().values()];
+    for (const kind of ["anonymous", "basic", "token"] as const) expect(all.some((p) => p[kind]), kind).toBe(true);
+    expect(all.some((p) => p.acceptedScopes.length > 1)).toBe(true);
   });
 });
 

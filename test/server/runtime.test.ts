@@ -16,6 +16,8 @@ const route: RouteSpec = {
   url: "/repos/:owner/:repo/hooks",
   host: "api",
   resource: "Hook",
+  security: ["oauth2", "token"],
+  acceptedScopes: ["admin:repo_hook", "repo", "write:repo_hook"],
   query: ["page"],
   headers: [["x-service-otp", "X-Service-OTP"]],
   body: { required: true, mediaTypes: ["application/json"] },

@@ -14,6 +14,8 @@ export interface RouteView {
   url: string;
   host: "api" | "auth";
   resource: string;
+  security: string[];
+  acceptedScopes: string[];
   query: string[];
   headers: [string, string][];
   body: { required: boolean; mediaTypes: string[] } | null;
@@ -91,6 +93,8 @@ export function routeViews(model: Model, doc: OpenApiDocument): RouteView[] {
       url: fastifyUrl(op.path),
       host: op.host,
       resource: resourceOf(model, op, node),
+      security: op.security,
+      acceptedScopes: Array.isArray(node["x-accepted-scopes"]) ? (node["x-accepted-scopes"] as unknown[]).map(String).sort() : [],
       query: op.parameters.filter((p) => p.in === "query").map((p) => p.name),
       headers: op.parameters.filter((p) => p.in === "header").map((p) => [p.name.toLowerCase(), p.name] as [string, string]),
       body: op.requestBody ? { required: op.requestBody.required, mediaTypes: op.requestBody.content.map((m) => m.mediaType) } : null,
