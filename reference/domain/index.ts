@@ -8,7 +8,7 @@ import type { Account } from "../store/accounts.ts";
 import type { RepoRow } from "../serialize/repository.ts";
 import { DomainError, type ActionInput, type ActionResult, type DomainContext } from "./context.ts";
 import { accountByLogin, repoByName } from "./load.ts";
-import { act, type Act } from "./record.ts";
+import { act, lockRepository, type Act } from "./record.ts";
 import { intParam, oneOf } from "./params.ts";
 import { changeIssue, ISSUE_ACTIONS } from "./actions/issues.ts";
 import { changePull, headRef, PULL_ACTIONS } from "./actions/pulls.ts";
@@ -81,6 +81,10 @@ export async function runAction(ctx: DomainContext, event: string, input: Action
   if (!spec) throw new DomainError("not_found", `unknown event "${event}"; one of: ${ACTION_NAMES.join(", ")}`);
   return act(ctx, input.at, async (a) => {
     const repo = await repoByName(a.tx, input.repo);
+    // Every action reads what the repository holds (an issue's state, a branch head, the next
+    // number) and then writes it: actions on one repository take turns, or two instances closing
+    // or merging the same pull request at once would both succeed and record it twice.
+    await lockRepository(a, repo.id);
     const actor = await accountByLogin(a.tx, input.actor);
     if (actor.type !== "User") throw new DomainError("invalid", `actor "${input.actor}" is an organization`);
     await spec.run(a, repo, actor, input.params);
