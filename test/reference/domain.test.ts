@@ -116,6 +116,18 @@ describe("domain actions", () => {
     await run("head_ref_restored", { number: n });
   });
 
+  it("pull_request: base.sha is the base branch's head — the last push to it, then the merge", async () => {
+    const pushed = await run("push", { commits: "2" });
+    const pushHead = (pushed.events[0]!.payload as { head: string }).head;
+    const opened = await run("pull_request", { title: "Based on the push" });
+    const openedPr = (opened.events[0]!.payload as { number: number; pull_request: { base: { ref: string; sha: string } } });
+    expect(openedPr.pull_request.base).toMatchObject({ ref: "main", sha: pushHead });
+    const merged = await run("pull_request", { action: "merged", number: String(openedPr.number) });
+    const mergeSha = (merged.events[0]!.payload as { pull_request: { merge_commit_sha: string } }).pull_request.merge_commit_sha;
+    const next = await run("pull_request", { title: "After the merge" });
+    expect((next.events[0]!.payload as { pull_request: { base: { sha: string } } }).pull_request.base.sha).toBe(mergeSha);
+  });
+
   it("pull_request: synchronize moves the head, and the issue-side actions record PullRequestEvents", async () => {
     const opened = await run("pull_request", { title: "Keep pushing" });
     const n = String((opened.events[0]!.payload as { number: number }).number);

@@ -14,7 +14,7 @@ import { intParam, oneOf } from "../params.ts";
 
 const ZERO = "0".repeat(40);
 
-async function head(a: Act, repoId: number, ref: string): Promise<string | undefined> {
+export async function head(a: Act, repoId: number, ref: string): Promise<string | undefined> {
   return (await a.tx.query<{ sha: string }>("select sha from git_refs where repo_id = $1 and ref = $2", [repoId, ref]))[0]?.sha;
 }
 

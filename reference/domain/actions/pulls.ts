@@ -14,6 +14,7 @@ import { DomainError, type Json } from "../context.ts";
 import { accountById, issueByNumber, issueJsonOf, repoById, repoCounts } from "../load.ts";
 import { fakeSha, newCommitSha, recordActivity, recordIssueEvent, type Act } from "../record.ts";
 import { changeIssue, openIssue, recordMentions, type IssueAction } from "./issues.ts";
+import { head as branchHead } from "./git.ts";
 
 interface PullRow {
   issue_id: number;
@@ -100,9 +101,13 @@ export async function changePull(a: Act, repo: RepoRow, actor: Account, action: 
   if (action === "opened") {
     const issue = await openIssue(a, repo, actor, { title: params.title, body: params.body ?? null, pullRequest: true });
     const head = params.head ?? `feature-${issue.number}`;
+    const base = params.base ?? repo.default_branch;
+    // The base is where the branch is now (its last push or merge), as a receiver comparing the
+    // pull request with the push events expects; a branch never pushed gets a stand-in commit.
+    const baseSha = (await branchHead(a, repo.id, `refs/heads/${base}`)) ?? fakeSha(repo.id, base, a.at.toISOString());
     await a.tx.query(
       "insert into pull_requests (issue_id, head_repo_id, head_ref, head_sha, base_ref, base_sha) values ($1, $2, $3, $4, $5, $6)",
-      [issue.id, repo.id, head, await newCommitSha(a, repo.id, head, issue.number), params.base ?? repo.default_branch, fakeSha(repo.id, repo.default_branch, a.at.toISOString())],
+      [issue.id, repo.id, head, await newCommitSha(a, repo.id, head, issue.number), base, baseSha],
     );
     await recordActivity(a, { type: "PullRequestEvent", actor, repo, payload: await pullRequestPayload(a, repo, issue, "opened") });
     await recordMentions(a, repo, issue, issue.body);
