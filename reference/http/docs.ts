@@ -7,8 +7,8 @@
  * the page does can reach another host. The contract is served in its portable single-document
  * form (generators/portable-bundle.ts), since Swagger UI does not follow the schema files' `$id`s;
  * it is built on its first request (once per process), with a relative server prepended so "Try
- * it out" calls this server. Only explicit routes are registered: any other path under the prefix falls through to
- * the app's not-found handling.
+ * it out" calls this server. Only explicit routes are registered: any other path under the
+ * prefix falls through to the app's not-found handling.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
