@@ -81,9 +81,7 @@ export async function runAction(ctx: DomainContext, event: string, input: Action
   if (!spec) throw new DomainError("not_found", `unknown event "${event}"; one of: ${ACTION_NAMES.join(", ")}`);
   return act(ctx, input.at, async (a) => {
     const repo = await repoByName(a.tx, input.repo);
-    // Every action reads what the repository holds (an issue's state, a branch head, the next
-    // number) and then writes it: actions on one repository take turns, or two instances closing
-    // or merging the same pull request at once would both succeed and record it twice.
+    // Actions on one repository take turns (record.ts, lockRepository).
     await lockRepository(a, repo.id);
     const actor = await accountByLogin(a.tx, input.actor);
     if (actor.type !== "User") throw new DomainError("invalid", `actor "${input.actor}" is an organization`);

@@ -53,9 +53,10 @@ export async function newCommitSha(a: Act, ...parts: unknown[]): Promise<string>
 }
 
 /**
- * Serialize the actions on one repository that read, then write, what it holds (its next issue
- * number, a branch head): without it two instances at once read the same value, and one of them
- * fails on the unique number or loses the other's push.
+ * Serialize the actions on one repository: each reads, then writes, what it holds (its next issue
+ * number, a branch head, an issue's state). Without it two instances at once read the same value,
+ * and one fails on the unique number, loses the other's push, or merges a merged pull request.
+ * `runAction` takes it first, for every action.
  */
 export async function lockRepository(a: Act, repoId: number): Promise<void> {
   await a.tx.query("select 1 from repositories where id = $1 for update", [repoId]);

@@ -98,7 +98,7 @@ describe("package.json", () => {
     expect(pkg.scripts.test).toBe("vitest run");
     const checks = readFileSync(join(repoRoot, "test/repository/checks.test.ts"), "utf8");
     expect(checks).toContain('[tsc, "-p", "tsconfig.json"]');
-    expect(checks).toContain('[cliBin, "generate", "--check"]');
+    expect(checks).toContain('runCli(["generate", "--check"])');
     expect(readFileSync(join(repoRoot, "test/cli/lint.test.ts"), "utf8")).toContain('it("passes on the committed spec with zero errors"');
   });
 

@@ -9,7 +9,7 @@ import { repoApiUrl } from "../../serialize/repository.ts";
 import { DomainError } from "../context.ts";
 import { issueJsonOf } from "../load.ts";
 import type { IssueRow } from "../../serialize/issue.ts";
-import { fakeSha, lockRepository, recordActivity, recordIssueEvent, sequenceNumber, type Act } from "../record.ts";
+import { fakeSha, recordActivity, recordIssueEvent, sequenceNumber, type Act } from "../record.ts";
 import { intParam, oneOf } from "../params.ts";
 
 const ZERO = "0".repeat(40);
@@ -30,7 +30,6 @@ export async function push(a: Act, repo: RepoRow, actor: Account, params: Record
   const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
   const size = intParam(params, "commits", 1);
   if (size > 1000) throw new DomainError("invalid", "commits must be at most 1000");
-  await lockRepository(a, repo.id);
   const before = (await head(a, repo.id, ref)) ?? ZERO;
   // push_id is a sequence number: in every SHA of the push, it makes them unique (newCommitSha).
   const pushId = await sequenceNumber(a);

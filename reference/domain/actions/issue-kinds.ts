@@ -6,7 +6,7 @@ import type { Account } from "../../store/accounts.ts";
 import type { RepoRow } from "../../serialize/repository.ts";
 import { DomainError } from "../context.ts";
 import { accountByLogin, issueByNumber } from "../load.ts";
-import { lockRepository, newCommitSha, recordIssueEvent, type Act } from "../record.ts";
+import { newCommitSha, recordIssueEvent, type Act } from "../record.ts";
 
 export const ISSUE_ONLY_KINDS = ["subscribed", "mentioned", "referenced", "milestoned", "demilestoned", "renamed", "locked", "unlocked"] as const;
 export type IssueOnlyKind = (typeof ISSUE_ONLY_KINDS)[number];
@@ -40,7 +40,6 @@ export async function issueKind(a: Act, repo: RepoRow, actor: Account, kind: Iss
     }
     case "milestoned": {
       const title = params.milestone ?? "v1.0";
-      await lockRepository(a, repo.id);
       let [m] = await a.tx.query<{ id: number; title: string }>("select id, title from milestones where repo_id = $1 and title = $2", [repo.id, title]);
       if (!m) {
         [m] = await a.tx.query<{ id: number; title: string }>(

@@ -11,7 +11,7 @@ import { labelJson } from "../../serialize/issue.ts";
 import { repoApiUrl } from "../../serialize/repository.ts";
 import { DomainError, type Json } from "../context.ts";
 import { accountById, accountByLogin, ensureLabel, issueByNumber, issueJsonOf } from "../load.ts";
-import { lockRepository, recordActivity, recordIssueEvent, type Act } from "../record.ts";
+import { recordActivity, recordIssueEvent, type Act } from "../record.ts";
 import { pullRequestPayload } from "./pulls.ts";
 
 export type IssueAction = "opened" | "closed" | "reopened" | "assigned" | "unassigned" | "labeled" | "unlabeled";
@@ -38,7 +38,6 @@ export async function recordMentions(a: Act, repo: RepoRow, issue: IssueRow, tex
 }
 
 export async function openIssue(a: Act, repo: RepoRow, actor: Account, fields: { title?: string; body?: string | null; pullRequest?: boolean }): Promise<IssueRow> {
-  await lockRepository(a, repo.id);
   const [{ n }] = (await a.tx.query<{ n: number }>("select coalesce(max(number), 0)::int + 1 as n from issues where repo_id = $1", [repo.id])) as [{ n: number }];
   const at = a.at.toISOString();
   const [issue] = await a.tx.query<IssueRow>(
