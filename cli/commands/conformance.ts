@@ -9,7 +9,7 @@
  */
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
-import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { EXIT_CHECK_FAILED, EXIT_DECISIONS_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
 
 interface ConformanceOptions {
@@ -49,8 +49,10 @@ function parseSeconds(flag: string, value: string): number {
 }
 
 const HELP = `
-Exit codes: 0 every selected case passed (skips allowed), 1 a case failed, 2 bad usage (also an
---out folder that cannot be written) or an unreachable target. Patterns for --only/--skip are
+Exit codes: 0 every selected case passed (skips allowed), 1 a seed rule failed (the target breaks
+the seed), 3 only the contract's own decisions failed (D- rules: switch off in the profile's
+"decisions" those your target chose otherwise), 2 bad usage (also an --out folder that cannot be
+written) or an unreachable target. Patterns for --only/--skip are
 comma-separated globs over case IDs or area names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile says what the suite may use on your
 target: users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user),
 optionally a second user, an OAuth app, an org, a public and a private repository, an issue, an
@@ -157,5 +159,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       if (consoleReporter) consoleReporter.report(summary);
       else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
       for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
-      setExit(summary.counts.failed > 0 ? EXIT_CHECK_FAILED : EXIT_OK);
+      const { failedLevel } = await import("../../conformance/run/rule-results.ts");
+      const level = failedLevel(summary);
+      setExit(level === "seed" ? EXIT_CHECK_FAILED : level === "contract" ? EXIT_DECISIONS_FAILED : EXIT_OK);
     });

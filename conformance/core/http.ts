@@ -9,6 +9,7 @@ import { validateResponse } from "../../generated/validators/index.js";
 import { operationTable } from "../../generated/client/operations.ts";
 import { CaseFailure } from "./failure.ts";
 import { valueAt } from "./json-pointer.ts";
+import { ruleOfViolation, type Violation } from "../rules/contract-rules.ts";
 
 export type OperationId = keyof typeof operationTable;
 
@@ -55,11 +56,32 @@ export interface HttpResponse {
 /** How long one request may take, answer and body, unless the run says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
+/** A contract problem in a response, with the rule it breaks (conformance/rules/contract-rules.ts). */
+export interface RuledViolation extends Violation {
+  rule: string;
+  /** The value at the problem's pointer. */
+  actual?: unknown;
+}
+
+/**
+ * Decides what the contract problems of one response mean for the case that read it: the run's
+ * judge fails the case for its own rules, drops switched-off decisions and records the rest
+ * against their rules. Without one, the first problem fails the case.
+ */
+export type ContractJudge = (problems: RuledViolation[], exchange: Exchange) => void;
+
 export interface HttpClientLimits {
   /** Per request, from sending it to the end of the body; default 10 s. */
   timeoutMs?: number;
   /** Aborted when the case is over (its time limit passed): nothing it started keeps running. */
   signal?: AbortSignal;
+  /** What contract problems in a response do; default: the first fails the case. */
+  judge?: ContractJudge;
+  /**
+   * The origins the run's credentials may go to (the API and web hosts). A request carrying
+   * credentials to any other origin — a `Link` that points elsewhere — is not sent, and fails.
+   */
+  credentialOrigins?: readonly string[];
 }
 
 /** A request as sent, whether or not an answer came: enough for a curl line. */
@@ -136,6 +158,7 @@ export class HttpClient {
       headers["content-type"] ??= "application/x-www-form-urlencoded";
     }
     this.lastSent = { method, url, requestHeaders: headers, requestBody: body };
+    this.keepCredentialsHome(url, headers);
     let res: Response;
     let text: string;
     try {
@@ -145,6 +168,19 @@ export class HttpClient {
       throw this.noAnswer(method, url, error);
     }
     return this.record({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseText: text }, res.headers, op && options.validate !== false ? options.operationId : undefined);
+  }
+
+  /** Credentials go only to the target's own origins: a URL the target handed out may point anywhere. */
+  private keepCredentialsHome(url: string, headers: Record<string, string>): void {
+    const home = [...(this.limits.credentialOrigins ?? []), new URL(this.baseUrl).origin, new URL(this.authUrl).origin];
+    const origin = new URL(url).origin;
+    if (home.includes(origin)) return;
+    const carried = ["authorization", "cookie", "x-service-otp"].filter((h) => headers[h] !== undefined);
+    if (carried.length === 0) return;
+    throw new CaseFailure(`the suite would send credentials (${carried.join(", ")}) to ${origin}, which is neither of the target's origins (${[...new Set(home)].join(", ")}): a URL the target gave points elsewhere`, {
+      expected: `a URL on ${[...new Set(home)].join(" or ")}`,
+      actual: url,
+    });
   }
 
   /**
@@ -171,7 +207,10 @@ export class HttpClient {
         }
       },
     };
-    if (validateAs) checkContract(validateAs, response);
+    if (validateAs) {
+      const problems = contractProblems(validateAs, response);
+      if (problems.length > 0) (this.limits.judge ?? failOnFirst)(problems, exchange);
+    }
     return response;
   }
 }
@@ -184,28 +223,48 @@ function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** The response against the contract: a failure names the first problem's pointer. */
-function checkContract(operationId: OperationId, response: HttpResponse): void {
+/** The response against the contract: every problem, each with the rule it breaks. */
+function contractProblems(operationId: OperationId, response: HttpResponse): RuledViolation[] {
   const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim();
+  const headers = Object.fromEntries(response.headers);
   let body: unknown;
   if (response.text.length > 0) {
     if (mediaType && /json$/.test(mediaType)) {
       try {
         body = JSON.parse(response.text);
       } catch {
-        throw new CaseFailure(`${operationId} ${response.status}: the body is not valid JSON`, { expected: "JSON", actual: response.text.slice(0, 200), pointer: "/body" });
+        const v = { operationId, status: response.status, path: "/body", message: "the body is not valid JSON" };
+        return [{ ...v, rule: ruleOfViolation(v), actual: response.text.slice(0, 200) }];
       }
     } else body = response.text;
   }
-  const headers = Object.fromEntries(response.headers);
   const verdict = validateResponse(operationId as never, response.status, body, { headers, mediaType });
-  if (!verdict.valid) {
-    const [first] = verdict.errors;
-    throw new CaseFailure(`${operationId} ${response.status}: the response breaks the contract: ${verdict.errors.slice(0, 3).map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, {
-      pointer: first?.path,
-      actual: first ? valueAt({ status: response.status, headers, body }, first.path) : undefined,
-    });
-  }
+  if (verdict.valid) return [];
+  return verdict.errors.map((e) => {
+    const v: Violation = { operationId, status: response.status, path: e.path, message: e.message, body };
+    return { ...v, rule: ruleOfViolation(v), actual: valueAt({ status: response.status, headers, body }, e.path) };
+  });
+}
+
+/** The message of a contract problem, as a failure or a finding says it. */
+export function describeProblem(p: RuledViolation): string {
+  return `${p.operationId} ${p.status}: the response breaks the contract (${p.rule}): ${p.path || "/"} ${p.message}`;
+}
+
+/** Without a run's judge: the first problem fails the case, against its rule. */
+const failOnFirst: ContractJudge = (problems) => {
+  if (problems.length > 0) throw contractFailure(problems);
+};
+
+/** The failure for a case's own rule broken by a response (the first problem of that rule). */
+export function contractFailure(problems: readonly RuledViolation[]): CaseFailure {
+  const [first] = problems;
+  const same = problems.filter((p) => p.rule === first!.rule);
+  return new CaseFailure(`${first!.operationId} ${first!.status}: the response breaks the contract (${first!.rule}): ${same.slice(0, 3).map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, {
+    pointer: first!.path,
+    actual: first!.actual,
+    rule: first!.rule,
+  });
 }
 
 /** A curl command reproducing an exchange. */

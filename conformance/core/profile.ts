@@ -4,6 +4,8 @@
  * each field). Everything is optional except the first user: cases whose needs a profile does not
  * meet are skipped with the reason.
  */
+import type { DecisionSetting } from "./decisions.ts";
+
 export interface ProfileUser {
   login: string;
   /** For Basic-auth cases and for the authorize page's login form. */
@@ -54,4 +56,10 @@ export interface Profile {
   deliveryTimeoutMs?: number;
   /** PKCE (RFC 7636, S256) beyond the seed; false skips the OAUTH-PKCE cases. Default true. */
   pkce?: boolean;
+  /**
+   * The contract's choices (`D-` rules of spec/DECISIONS.md) this target made otherwise: `off`
+   * (only the seed's part of that behaviour is checked) or, for a few, the value it chose
+   * (conformance/core/decisions.ts). Unlisted decisions are checked as the contract states them.
+   */
+  decisions?: Record<string, DecisionSetting>;
 }

@@ -7,6 +7,8 @@
 import type { Profile } from "./profile.ts";
 import type { HttpClient } from "./http.ts";
 import type { Receiver } from "./receiver.ts";
+import type { Checks } from "./failure.ts";
+import type { Decisions } from "./decisions.ts";
 
 export type Area = "contract" | "oauth" | "feeds" | "issue-events" | "hooks" | "webhooks" | "robustness" | "receiver" | "oauth-client";
 
@@ -71,6 +73,13 @@ export interface CaseContext {
    * consent page's approve button is pressed unless `options.decision` is `deny`.
    */
   authorize(query: Record<string, string>, options?: { decision?: "approve" | "deny" }): Promise<URL>;
+  /** The profile's `decisions`: which of the contract's choices the target keeps, and declared values. */
+  decisions: Decisions;
+  /**
+   * The check helpers for one rule of the case: a failure counts against that rule, and when
+   * the rule is a decision the profile switches off they assert nothing.
+   */
+  rule(id: string): Checks;
   /** Skip this case with a reason (a need the target cannot meet, discovered while running). */
   skip(reason: string): never;
   /** Free-form notes shown with the result. */
@@ -87,6 +96,10 @@ export interface FailureDetail {
   pointer?: string;
   /** A curl command reproducing the last request of the case. */
   curl?: string;
+  /** The rule the failure counts against (the assertion's, else the case's first rule). */
+  rule?: string;
+  /** For a failure found in another case's exchange: that case. */
+  seenIn?: string;
 }
 
 export interface CaseResult extends CaseMeta {
@@ -98,10 +111,37 @@ export interface CaseResult extends CaseMeta {
   notes: string[];
 }
 
+/** How a rule fared in a run: `off` is a decision the profile switched off, `unchecked` one no case got to check. */
+export type RuleStatus = "passed" | "failed" | "off" | "unchecked";
+
+export interface RuleResult {
+  id: string;
+  /** `seed` for `S-` rules (the seed's own), `contract` for `D-` rules (the contract's decisions). */
+  level: "seed" | "contract";
+  status: RuleStatus;
+  /** The selected cases that name the rule. */
+  cases: string[];
+  /** What failed it: the case, its message, and where a response broke it if another case read it. */
+  failures: { case: string; message: string; seenIn?: string }[];
+}
+
+export interface LevelCounts {
+  passed: number;
+  failed: number;
+  off: number;
+  unchecked: number;
+}
+
 export interface RunSummary {
   target: { baseUrl: string; authUrl: string };
   startedAt: string;
   durationMs: number;
   results: CaseResult[];
   counts: Record<Status, number>;
+  /** Rule by rule (summarize fills it; reporters derive it from `results` when absent): every rule a selected case names, and every rule a response was found to break. */
+  rules?: RuleResult[];
+  /** Seed conformance (`S-` rules) and contract conformance (`D-` rules), counted apart. */
+  levels?: { seed: LevelCounts; contract: LevelCounts };
+  /** The profile's switched-off decisions and declared values. */
+  decisions?: { off: string[]; declared: Record<string, unknown> };
 }

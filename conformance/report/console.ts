@@ -6,7 +6,7 @@
  */
 import type { CaseResult, RunSummary } from "../core/types.ts";
 import type { ProgressEvent } from "../run/runner.ts";
-import { countsText, formatDuration, formatValue, groupByArea, summaryLine } from "./format.ts";
+import { countsText, failedRules, formatDuration, formatValue, groupByArea, levelLines, summaryLine } from "./format.ts";
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -70,6 +70,15 @@ export class ConsoleReporter {
       for (const r of failed) out.push(...this.failure(r));
       for (const r of skipped) out.push(`  ${this.paint("yellow", "-")} ${r.id}  ${r.title}\n      ${this.paint("dim", `skipped: ${clean(r.reason ?? "no reason given")}`)}`);
     }
+    out.push("", this.paint("bold", "Rules by level"));
+    const failed = failedRules(summary);
+    for (const [text, level] of levelLines(summary).map((t, i) => [t, i === 0 ? failed.seed : failed.contract] as const)) {
+      out.push(`  ${this.paint(level.length > 0 ? "red" : "green", text)}`);
+      for (const r of level) out.push(`    ${this.paint("red", "✗")} ${r.id}  ${clean(r.failures.map((f) => f.case).filter((c, i, all) => all.indexOf(c) === i).join(", "))}`);
+    }
+    if (summary.decisions?.off.length) out.push(`  ${this.paint("dim", `switched off in the profile: ${summary.decisions.off.join(", ")}`)}`);
+    const declared = Object.entries(summary.decisions?.declared ?? {});
+    if (declared.length > 0) out.push(`  ${this.paint("dim", `declared: ${declared.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")}`)}`);
     const line = summaryLine(summary);
     out.push("", this.paint(summary.counts.failed > 0 ? "red" : "green", line), "");
     this.options.write(out.join("\n"));
@@ -77,7 +86,10 @@ export class ConsoleReporter {
 
   private failure(r: CaseResult): string[] {
     const f = r.failure;
-    const lines = [`  ${this.paint("red", "✗")} ${this.paint("bold", r.id)}  ${r.title}`, `      seed:     ${r.seed}`, `      failure:  ${indent(f?.message ?? "failed", "                ")}`];
+    const lines = [`  ${this.paint("red", "✗")} ${this.paint("bold", r.id)}  ${r.title}`, `      seed:     ${r.seed}`];
+    const rule = f?.rule ?? r.rules?.[0];
+    if (rule) lines.push(`      rule:     ${rule} (${rule.startsWith("S-") ? "seed" : "contract decision"})`);
+    lines.push(`      failure:  ${indent(f?.message ?? "failed", "                ")}`);
     if (f && (f.expected !== undefined || f.actual !== undefined)) {
       lines.push(`      expected: ${indent(formatValue(f.expected, this.max), "                ")}`);
       lines.push(`      actual:   ${indent(formatValue(f.actual, this.max), "                ")}`);

@@ -3,7 +3,8 @@
  * JSON, so 200 and "200" differ on the page as they do on the wire), durations, the summary
  * line, and the area grouping — so the console, JUnit and HTML reports say the same thing.
  */
-import type { Area, CaseResult, RunSummary, Status } from "../core/types.ts";
+import type { Area, CaseResult, LevelCounts, RuleResult, RunSummary, Status } from "../core/types.ts";
+import { rulesOf } from "../run/rule-results.ts";
 
 /** Report order of areas; areas a run does not know come last, alphabetically. */
 export const AREA_ORDER: readonly Area[] = ["contract", "oauth", "feeds", "issue-events", "hooks", "webhooks", "robustness", "receiver", "oauth-client"];
@@ -47,4 +48,26 @@ export function groupByArea(results: readonly CaseResult[]): AreaGroup[] {
 
 export function countsText(counts: Record<Status, number>): string {
   return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+}
+
+/**
+ * The two levels in one line each: seed conformance (the seed's rules, which every target must
+ * keep) and contract conformance (this contract's own decisions, which a profile may switch off).
+ */
+export function levelLines(summary: RunSummary): string[] {
+  const { levels } = rulesOf(summary);
+  const line = (name: string, c: LevelCounts, offWord: string) => {
+    const total = c.passed + c.failed + c.off + c.unchecked;
+    const parts = [`${c.passed} passed`, `${c.failed} failed`];
+    if (c.unchecked > 0) parts.push(`${c.unchecked} not checked`);
+    if (c.off > 0) parts.push(`${c.off} ${offWord}`);
+    return `${name}: ${c.failed > 0 ? "FAILS" : c.passed > 0 ? "passes" : "nothing checked"} — ${total} ${total === 1 ? "rule" : "rules"}: ${parts.join(", ")}`;
+  };
+  return [line("Seed conformance (S- rules)", levels.seed, "switched off"), line("Contract conformance (D- rules)", levels.contract, "switched off in the profile")];
+}
+
+/** The failed rules, level by level: what each reporter lists under the levels. */
+export function failedRules(summary: RunSummary): { seed: RuleResult[]; contract: RuleResult[] } {
+  const failed = rulesOf(summary).rules.filter((r) => r.status === "failed");
+  return { seed: failed.filter((r) => r.level === "seed"), contract: failed.filter((r) => r.level === "contract") };
 }

@@ -32,6 +32,8 @@ nav.filters legend{float:left;font-weight:600;margin-right:6px}
 dl.detail{display:grid;grid-template-columns:110px 1fr;gap:6px 12px;margin:0;padding:4px 12px 12px}
 dl.detail dt{font-weight:600;color:#59636e}
 dl.detail dd{margin:0;min-width:0}
+.rule.off .badge,.rule.unchecked .badge{background:#6e7781}
+.levels{margin:8px 0 0;padding-left:18px}.rule-failures{font-size:12.5px;color:#cf222e}
 .hidden{display:none}
 footer{max-width:1100px;margin:24px auto;padding:0 16px;color:#59636e;font-size:12px}
 `;

@@ -9,7 +9,9 @@ import { createHash } from "node:crypto";
 import type { CaseResult, RunSummary, Status } from "../core/types.ts";
 import { rulesById } from "../rules/table.ts";
 import type { Rule } from "../rules/load.ts";
-import { countsText, formatDuration, formatValue, groupByArea } from "./format.ts";
+import { countsText, formatDuration, formatValue, groupByArea, levelLines } from "./format.ts";
+import { rulesOf } from "../run/rule-results.ts";
+import type { RuleResult } from "../core/types.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html-assets.ts";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -38,16 +40,23 @@ function rulesRow(ids: readonly string[]): string {
   return `<dt>Rules</dt><dd>${links}</dd>`;
 }
 
-/** Every rule a case of the run names, with its text: what the links of the cases point at. */
-function rulesSection(results: readonly CaseResult[], known: ReadonlyMap<string, Rule>): string {
-  const ids = [...new Set(results.flatMap((r) => r.rules ?? []))].sort();
-  if (ids.length === 0) return "";
-  const items = ids.map((id) => {
-    const rule = known.get(id);
-    const where = rule ? `${rule.source === "seed" ? "seed" : "spec/DECISIONS.md"} › ${rule.section}` : "unknown rule";
-    const cases = results.filter((r) => r.rules?.includes(id)).map((r) => `<a href="#case-${escapeHtml(r.id)}">${escapeHtml(r.id)}</a>`).join(", ");
-    return `<li id="${escapeHtml(ruleAnchor(id))}"><code>${escapeHtml(id)}</code> <span class="where">${escapeHtml(where)}</span><p>${escapeHtml(rule?.text ?? "")}</p><p class="cases">Cases: ${cases}</p></li>`;
-  });
+const RULE_STATUS: Record<RuleResult["status"], string> = { passed: "passed", failed: "failed", off: "switched off", unchecked: "not checked" };
+
+/**
+ * Every rule of the run, seed rules first, each with its text, its outcome and its cases: what
+ * the links of the cases point at, and the two levels rule by rule.
+ */
+function rulesSection(results: readonly CaseResult[], ruled: readonly RuleResult[], known: ReadonlyMap<string, Rule>): string {
+  if (ruled.length === 0) return "";
+  const items = [...ruled]
+    .sort((a, b) => (a.level === b.level ? a.id.localeCompare(b.id) : a.level === "seed" ? -1 : 1))
+    .map((r) => {
+      const rule = known.get(r.id);
+      const where = rule ? `${rule.source === "seed" ? "seed" : "spec/DECISIONS.md"} › ${rule.section}` : "unknown rule";
+      const cases = results.filter((c) => c.rules?.includes(r.id)).map((c) => `<a href="#case-${escapeHtml(c.id)}">${escapeHtml(c.id)}</a>`).join(", ");
+      const failures = r.failures.map((f) => `<li>${escapeHtml(f.case)}: ${escapeHtml(f.message)}</li>`).join("");
+      return `<li id="${escapeHtml(ruleAnchor(r.id))}" class="rule ${r.status}"><code>${escapeHtml(r.id)}</code> <span class="badge">${escapeHtml(RULE_STATUS[r.status])}</span> <span class="where">${escapeHtml(where)}</span><p>${escapeHtml(rule?.text ?? "")}</p>${failures ? `<ul class="rule-failures">${failures}</ul>` : ""}<p class="cases">Cases: ${cases || "none of this run"}</p></li>`;
+    });
   return `<section class="rules"><h2>Rules</h2><ul>${items.join("\n")}</ul></section>`;
 }
 
@@ -75,6 +84,9 @@ function caseArticle(r: CaseResult): string {
 
 export function htmlReport(summary: RunSummary): string {
   const groups = groupByArea(summary.results);
+  const { rules: ruled } = rulesOf(summary);
+  const levels = levelLines(summary).map((t) => `<li>${escapeHtml(t)}</li>`).join("");
+  const off = summary.decisions?.off.length ? `<p class="decisions">Switched off in the profile: ${summary.decisions.off.map((id) => `<code>${escapeHtml(id)}</code>`).join(", ")}</p>` : "";
   const counts = STATUSES.map((s) => `<div class="count ${s}" data-count="${s}"><b>${summary.counts[s]}</b>${s}</div>`).join("");
   const statusFilters = STATUSES.map((s) => `<label><input type="checkbox" name="status" value="${s}" checked> ${s} (${summary.counts[s]})</label>`).join("");
   const areaOptions = groups.map((g) => `<option value="${escapeHtml(g.area)}">${escapeHtml(g.area)} (${g.results.length})</option>`).join("");
@@ -96,6 +108,7 @@ export function htmlReport(summary: RunSummary): string {
 <h1>Conformance report</h1>
 <p class="target">Target <code>${escapeHtml(summary.target.baseUrl)}</code>, web host <code>${escapeHtml(summary.target.authUrl)}</code> · started ${escapeHtml(summary.startedAt)} · ${escapeHtml(formatDuration(summary.durationMs))}</p>
 <div class="counts">${counts}</div>
+<ul class="levels">${levels}</ul>${off}
 </header>
 <nav class="filters" aria-label="Filters">
 <fieldset><legend>Status</legend>${statusFilters}</fieldset>
@@ -105,7 +118,7 @@ export function htmlReport(summary: RunSummary): string {
 </nav>
 <main>
 ${sections}
-${rulesSection(summary.results, rulesById())}
+${rulesSection(summary.results, ruled, rulesById())}
 </main>
 <footer>service-contract conformance · ${escapeHtml(countsText(summary.counts))}</footer>
 <script>${REPORT_SCRIPT}</script>

@@ -9,6 +9,7 @@
 import { XMLBuilder } from "fast-xml-parser";
 import type { CaseResult, RunSummary } from "../core/types.ts";
 import { formatValue, groupByArea } from "./format.ts";
+import { rulesOf } from "../run/rule-results.ts";
 
 /** Characters outside XML 1.0's Char production. */
 const NOT_XML = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
@@ -24,6 +25,8 @@ function seconds(ms: number): string {
 function failureText(r: CaseResult): string {
   const f = r.failure;
   const lines = [f?.message ?? "failed", `seed: ${r.seed}`];
+  const rule = f?.rule ?? r.rules?.[0];
+  if (rule) lines.push(`rule: ${rule}`);
   if (f?.expected !== undefined || f?.actual !== undefined) lines.push(`expected: ${formatValue(f?.expected)}`, `actual: ${formatValue(f?.actual)}`);
   if (f?.pointer !== undefined) lines.push(`pointer: ${f.pointer || "/"}`);
   if (f?.curl) lines.push(`curl: ${f.curl}`);
@@ -40,6 +43,33 @@ function testcase(r: CaseResult): Record<string, unknown> {
   if (r.status === "skipped") node.skipped = { "@_message": xmlText(r.reason ?? "skipped") };
   if (r.notes.length > 0) node["system-out"] = xmlText(r.notes.join("\n"));
   return node;
+}
+
+/**
+ * The two levels as two more suites, one <testcase> per rule: `rules.seed` (seed conformance) and
+ * `rules.contract` (the contract's decisions; switched-off ones skipped), so a CI page shows
+ * which level failed beside the cases.
+ */
+function ruleSuites(summary: RunSummary): Record<string, unknown>[] {
+  const { rules } = rulesOf(summary);
+  return (["seed", "contract"] as const).filter((level) => rules.some((r) => r.level === level)).map((level) => {
+    const these = rules.filter((r) => r.level === level);
+    return {
+      "@_name": `rules.${level}`,
+      "@_tests": these.length,
+      "@_failures": these.filter((r) => r.status === "failed").length,
+      "@_errors": 0,
+      "@_skipped": these.filter((r) => r.status === "off" || r.status === "unchecked").length,
+      "@_time": "0.000",
+      testcase: these.map((r) => {
+        const node: Record<string, unknown> = { "@_classname": `conformance.rules.${level}`, "@_name": r.id, "@_time": "0.000" };
+        if (r.status === "failed") node.failure = { "@_message": xmlText(r.failures[0]?.message ?? "failed"), "@_type": "RuleFailure", "#text": xmlText(r.failures.map((f) => `${f.case}: ${f.message}`).join("\n")) };
+        if (r.status === "off") node.skipped = { "@_message": "switched off in the profile (the target chose otherwise)" };
+        if (r.status === "unchecked") node.skipped = { "@_message": "no case got to check it" };
+        return node;
+      }),
+    };
+  });
 }
 
 export function junitXml(summary: RunSummary): string {
@@ -63,7 +93,7 @@ export function junitXml(summary: RunSummary): string {
         "@_time": seconds(g.results.reduce((t, r) => t + r.durationMs, 0)),
         properties: { property: [{ "@_name": "baseUrl", "@_value": summary.target.baseUrl }, { "@_name": "authUrl", "@_value": summary.target.authUrl }] },
         testcase: g.results.map(testcase),
-      })),
+      })).concat(ruleSuites(summary) as never[]),
     },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, suppressEmptyNode: true });

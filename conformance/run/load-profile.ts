@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { ValidateFunction } from "ajv";
 import { createAjv } from "../../generators/ajv.ts";
+import { decisionRules } from "../rules/load.ts";
 import type { Profile } from "../core/profile.ts";
 import { valueAt } from "../core/json-pointer.ts";
 import { packageFile } from "../../generators/package-files.ts";
@@ -60,6 +61,10 @@ export function checkProfile(value: unknown, source = "profile"): Profile {
     });
     throw new ProfileError(`${source} does not match spec/conformance-profile.schema.json:`, [...new Set(problems)]);
   }
+  // A decision that is no rule is a typo that would silently check what the author meant to switch off.
+  const known = new Set(decisionRules().map((r) => r.id));
+  const unknown = Object.keys((value as Profile).decisions ?? {}).filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new ProfileError(`${source}: decisions names what is no decision of spec/DECISIONS.md:`, unknown.map((id) => `/decisions/${id}`));
   return value as Profile;
 }
 

@@ -14,7 +14,9 @@ import { CaseFailure, SkipCase } from "../core/failure.ts";
 import { curlOf, type HttpClient } from "../core/http.ts";
 import { createAuthorizer, type Authorizer } from "../authorize/index.ts";
 import { startReceiver } from "../receiver/server.ts";
-import { caseContext, type RunResources } from "./context.ts";
+import { caseContext, type Finding, type RunResources } from "./context.ts";
+import { Decisions } from "../core/decisions.ts";
+import { applyFindings, levelCounts, ruleResults } from "./rule-results.ts";
 import { jsonSafe } from "./json-safe.ts";
 import { needsReceiver, unmetNeed, type RunFacilities } from "./needs.ts";
 import { selectCases } from "./select.ts";
@@ -85,8 +87,8 @@ function failureOf(error: unknown, http: HttpClient, timeoutMs: number): Failure
   const last = http.lastSent;
   const curl = last ? curlOf(last) : undefined;
   if (isFailure(error)) {
-    const { expected, actual, pointer } = error.detail;
-    return { message: error.message, expected: jsonSafe(expected), actual: jsonSafe(actual), pointer, curl };
+    const { expected, actual, pointer, rule } = error.detail;
+    return { message: error.message, expected: jsonSafe(expected), actual: jsonSafe(actual), pointer, curl, ...(rule ? { rule } : {}) };
   }
   if (error instanceof CaseTimeout) return { message: error.message, expected: `done within ${timeoutMs} ms`, actual: "still running", curl };
   const message = error instanceof Error ? `unexpected error: ${error.name}: ${error.message}` : `unexpected error: ${String(error)}`;
@@ -102,7 +104,7 @@ function metaOf(c: CaseMeta): Omit<CaseResult, "status" | "durationMs" | "notes"
  * with their own contexts: `start` builds the case's context for its abort signal and notes and
  * returns the run and the HttpClient whose last request is the failure's curl line.
  */
-export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal: AbortSignal, notes: string[]) => { http: HttpClient; run: () => Promise<void> }): Promise<CaseResult> {
+export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal: AbortSignal, notes: string[]) => { http: HttpClient; run: () => Promise<void> }, decisions?: Decisions): Promise<CaseResult> {
   const notes: string[] = [];
   const abandon = new AbortController();
   const { http, run } = start(abandon.signal, notes);
@@ -113,24 +115,47 @@ export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal:
     outcome = { status: "passed" };
   } catch (error) {
     outcome = isSkip(error) ? { status: "skipped", reason: error.message } : { status: "failed", failure: failureOf(error, http, timeoutMs) };
+    // A failure of a decision the profile switches off is no failure: the case stopped at an
+    // assertion the target need not keep, so what came after it was not checked.
+    const rule = outcome.failure?.rule ?? meta.rules?.[0];
+    if (outcome.status === "failed" && rule && decisions?.off(rule)) outcome = { status: "skipped", reason: `not checked past ${rule}, which the profile switches off (${outcome.failure!.message})` };
   }
   return { ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes };
 }
 
-async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number): Promise<CaseResult> {
-  const reason = unmetNeed(c.needs, run.profile, facilities);
-  if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes: [] };
-  return runCase(c, timeoutMs, (signal, notes) => {
-    const ctx = caseContext(run, notes, signal);
-    return { http: ctx.http, run: () => c.run(ctx) };
-  });
+/** A case all of whose rules are decisions the profile switches off has nothing left to check. */
+function switchedOff(c: CaseMeta, decisions: Decisions): string | undefined {
+  const rules = c.rules ?? [];
+  if (rules.length === 0 || !rules.every((id) => decisions.off(id))) return undefined;
+  return `not checked: the profile switches off ${rules.join(", ")} (the target chose otherwise)`;
 }
 
-/** The run's totals, from its results. */
-export function summarize(target: RunSummary["target"], startedAt: Date, durationMs: number, results: CaseResult[]): RunSummary {
+async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number, decisions: Decisions): Promise<CaseResult> {
+  const reason = switchedOff(c, decisions) ?? unmetNeed(c.needs, run.profile, facilities);
+  if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes: [] };
+  return runCase(
+    c,
+    timeoutMs,
+    (signal, notes) => {
+      const ctx = caseContext(run, notes, signal, c);
+      return { http: ctx.http, run: () => c.run(ctx) };
+    },
+    decisions,
+  );
+}
+
+/**
+ * The run's totals, from its results: cases, and rule by rule at two levels (seed and contract),
+ * after the findings — contract problems one case saw for another's rule — reach their rules.
+ */
+export function summarize(target: RunSummary["target"], startedAt: Date, durationMs: number, results: CaseResult[], findings: readonly Finding[] = [], decisions?: Decisions): RunSummary {
+  applyFindings(results, findings);
   const counts: Record<Status, number> = { passed: 0, failed: 0, skipped: 0 };
   for (const r of results) counts[r.status]++;
-  return { target, startedAt: startedAt.toISOString(), durationMs: Math.round(durationMs), results, counts };
+  const rules = ruleResults(results, findings, decisions);
+  const summary: RunSummary = { target, startedAt: startedAt.toISOString(), durationMs: Math.round(durationMs), results, counts, rules, levels: levelCounts(rules) };
+  if (decisions && (decisions.switchedOff().length > 0 || Object.keys(decisions.declared()).length > 0)) summary.decisions = { off: decisions.switchedOff(), declared: decisions.declared() };
+  return summary;
 }
 
 function trimSlash(url: string): string {
@@ -163,13 +188,15 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     }
   }
   const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl);
-  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs };
+  const decisions = new Decisions(options.profile.decisions);
+  const findings: Finding[] = [];
+  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs, decisions, findings };
 
   const results: CaseResult[] = [];
   options.onProgress?.({ type: "start", total: selected.length, target });
   try {
     for (const [index, c] of selected.entries()) {
-      const result = await runOne(c, run, facilities, timeoutMs);
+      const result = await runOne(c, run, facilities, timeoutMs, decisions);
       results.push(result);
       options.onProgress?.({ type: "case", result, index, total: selected.length });
     }
@@ -178,7 +205,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     await ownReceiver?.close();
   }
 
-  const summary = summarize(target, startedAt, performance.now() - started, results);
+  const summary = summarize(target, startedAt, performance.now() - started, results, findings, decisions);
   options.onProgress?.({ type: "end", summary });
   return summary;
 }

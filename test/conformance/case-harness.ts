@@ -12,7 +12,8 @@
 import { beforeAll } from "vitest";
 import type { Case, CaseContext, FailureDetail, Status } from "../../conformance/core/types.ts";
 import type { Profile, TriggerStep } from "../../conformance/core/profile.ts";
-import { CaseFailure, SkipCase } from "../../conformance/core/failure.ts";
+import { CaseFailure, SkipCase, checksFor, uncheckedFor } from "../../conformance/core/failure.ts";
+import { Decisions } from "../../conformance/core/decisions.ts";
 import { runTrigger } from "../../conformance/run/trigger.ts";
 import { unmetNeed } from "../../conformance/run/needs.ts";
 import { ACTION_NAMES } from "../../reference/domain/index.ts";
@@ -38,8 +39,11 @@ export interface HarnessResult {
 
 export function contextFor(target: Target, notes: string[]): CaseContext {
   const http = new HttpClient(target.baseUrl, target.authUrl);
+  const decisions = new Decisions(target.profile.decisions);
   return {
     profile: target.profile,
+    decisions,
+    rule: (id) => (decisions.on(id) ? checksFor(id) : uncheckedFor(id)),
     baseUrl: target.baseUrl,
     authUrl: target.authUrl,
     http,

@@ -63,6 +63,7 @@ export const FAKE_CASES: Case[] = [
     ...meta,
     id: "FAKE-CONTRACT-001",
     title: "GET /events matches the contract",
+    rules: ["S-ACTIVITY-EVENT-FIELDS", "S-FEED-HEADERS", "S-LIMIT-RATE-HEADERS", "D-ETAG", "D-RATE-RESET"],
     needs: ["user"],
     async run(ctx) {
       await ctx.http.request({ operationId: "listPublicEvents", token: ctx.profile.users[0]!.token });

@@ -1,0 +1,86 @@
+/**
+ * From case results to rule results: the two levels of a report. Each failure counts against one
+ * rule — the failed assertion's, else the case's first — and a contract problem one case saw in a
+ * response counts against its own rule's case (a finding), not against the case that read it.
+ * Seed rules (`S-`) give seed conformance, the contract's decisions (`D-`) contract conformance;
+ * a decision the profile switched off is reported as such, never as passed.
+ */
+import type { CaseResult, LevelCounts, RuleResult, RunSummary } from "../core/types.ts";
+import type { Decisions } from "../core/decisions.ts";
+import type { Finding } from "./context.ts";
+
+/** The rule a failed case counts against. */
+export function failedRule(result: CaseResult): string | undefined {
+  return result.failure?.rule ?? result.rules?.[0];
+}
+
+/**
+ * Findings become failures of their rule's case: the first selected case naming the rule that
+ * passed fails with the finding (its message says where the response was read); when none can
+ * take it, the rule still fails, and the case that read the response carries a note.
+ */
+export function applyFindings(results: CaseResult[], findings: readonly Finding[]): void {
+  const byRule = new Map<string, Finding[]>();
+  for (const f of findings) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
+  for (const [rule, list] of byRule) {
+    const first = list[0]!;
+    const owner = results.find((r) => r.status === "passed" && r.rules?.includes(rule));
+    if (owner) {
+      owner.status = "failed";
+      owner.failure = { message: `${first.message} (seen in ${first.seenIn})`, pointer: first.pointer, actual: first.actual, curl: first.curl, rule, seenIn: first.seenIn };
+      if (list.length > 1) owner.notes.push(`${list.length - 1} more response(s) broke ${rule}, in ${[...new Set(list.slice(1).map((f) => f.seenIn))].join(", ")}`);
+    }
+    for (const seenIn of new Set(list.map((f) => f.seenIn))) {
+      const reader = results.find((r) => r.id === seenIn);
+      if (reader && reader !== owner) reader.notes.push(`a response read here breaks ${rule}; counted against that rule${owner ? ` (${owner.id})` : ""}, not this case`);
+    }
+  }
+}
+
+function emptyCounts(): LevelCounts {
+  return { passed: 0, failed: 0, off: 0, unchecked: 0 };
+}
+
+export function ruleResults(results: readonly CaseResult[], findings: readonly Finding[], decisions?: Decisions): RuleResult[] {
+  const ids = new Set<string>();
+  for (const r of results) for (const id of r.rules ?? []) ids.add(id);
+  for (const f of findings) ids.add(f.rule);
+  const out: RuleResult[] = [];
+  for (const id of [...ids].sort()) {
+    const cases = results.filter((r) => r.rules?.includes(id));
+    const failures: RuleResult["failures"] = [];
+    for (const r of cases) if (r.status === "failed" && failedRule(r) === id) failures.push({ case: r.id, message: r.failure!.message, ...(r.failure!.seenIn ? { seenIn: r.failure!.seenIn } : {}) });
+    for (const f of findings) if (f.rule === id && !failures.some((x) => x.seenIn === f.seenIn)) failures.push({ case: f.seenIn, message: f.message, seenIn: f.seenIn });
+    let status: RuleResult["status"];
+    if (decisions?.off(id)) status = "off";
+    else if (failures.length > 0) status = "failed";
+    else if (cases.some((r) => r.status === "passed")) status = "passed";
+    else status = "unchecked";
+    out.push({ id, level: id.startsWith("S-") ? "seed" : "contract", status, cases: cases.map((r) => r.id), failures });
+  }
+  return out;
+}
+
+export function levelCounts(rules: readonly RuleResult[]): { seed: LevelCounts; contract: LevelCounts } {
+  const levels = { seed: emptyCounts(), contract: emptyCounts() };
+  for (const r of rules) levels[r.level][r.status]++;
+  return levels;
+}
+
+/**
+ * Which level failed, for the exit code: `seed` when a seed rule failed (or a case that names no
+ * rule, which cannot be placed), `contract` when only the contract's decisions did.
+ */
+export function failedLevel(summary: RunSummary): "seed" | "contract" | undefined {
+  const { levels } = rulesOf(summary);
+  const unplaced = summary.results.some((r) => r.status === "failed" && !failedRule(r));
+  if (levels.seed.failed > 0 || unplaced) return "seed";
+  if (levels.contract.failed > 0) return "contract";
+  return undefined;
+}
+
+/** The summary's rule results, derived from its case results when it was built without them. */
+export function rulesOf(summary: RunSummary): { rules: RuleResult[]; levels: NonNullable<RunSummary["levels"]> } {
+  const rules = summary.rules ?? ruleResults(summary.results, []);
+  return { rules, levels: summary.levels ?? levelCounts(rules) };
+}
