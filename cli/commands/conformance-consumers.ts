@@ -12,6 +12,7 @@ import type { RunSummary } from "../../conformance/core/types.ts";
 
 export interface ConsumerOptions {
   receiver?: string;
+  contentTypes?: string;
   secret?: string;
   oauthClient?: boolean;
   profile?: string;
@@ -37,6 +38,7 @@ export function checkConsumerOptions(opts: ConsumerOptions): void {
   const other = opts.receiver !== undefined ? (["baseUrl", "authUrl", "reference", "profile"] as const) : (["baseUrl", "authUrl", "reference", "receiver", "secret"] as const);
   const extra = other.filter((k) => opts[k] !== undefined && opts[k] !== false);
   if (extra.length > 0) throw new UsageError(`${opts.receiver !== undefined ? "--receiver" : "--oauth-client"} does not take ${extra.map(flagName).join(", ")}`);
+  if (opts.contentTypes !== undefined && opts.receiver === undefined) throw new UsageError("--content-types goes with --receiver: the delivery content types your receiver takes");
   if (opts.receiver !== undefined) {
     let url: URL;
     try {
@@ -58,8 +60,14 @@ export async function runConsumerSuite(opts: ConsumerOptions, suite: SuiteSettin
     if (opts.receiver !== undefined) {
       const down = await checkReachable([opts.receiver]);
       if (down.length > 0) throw new UsageError(`the receiver does not answer: ${down.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
-      const { runReceiverSuite } = await import("../../conformance/consumers/receiver/index.ts");
-      return await runReceiverSuite({ url: opts.receiver, secret: opts.secret!, ...suite });
+      const { runReceiverSuite, parseContentTypes } = await import("../../conformance/consumers/receiver/index.ts");
+      let contentTypes;
+      try {
+        contentTypes = parseContentTypes(opts.contentTypes ?? "json");
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      return await runReceiverSuite({ url: opts.receiver, secret: opts.secret!, contentTypes, ...suite });
     }
     const { runOAuthClientSuite, loadClientProfile, ClientProfileError } = await import("../../conformance/consumers/oauth-client/index.ts");
     let profile;

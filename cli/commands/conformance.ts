@@ -26,6 +26,7 @@ interface ConformanceOptions {
   reference?: boolean;
   receiver?: string;
   secret?: string;
+  contentTypes?: string;
   oauthClient?: boolean;
   list?: boolean;
 }
@@ -84,6 +85,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--reference", "start the reference server on a temporary database and run against it")
     .option("--receiver <url>", "check a webhook receiver instead of a server: the suite sends it deliveries (with --secret)")
     .option("--secret <secret>", "the secret the receiver checks signatures with (--receiver)")
+    .option("--content-types <list>", "the delivery content types the receiver takes: json (default, the seed's), form, or json,form (--receiver)")
     .option("--oauth-client", "check an OAuth web-flow client: the reference plays the authorization server (with --profile, the client's profile)")
     .option("--list", "print the rule table (every rule of the seed and of spec/DECISIONS.md, its cases, its place in the reference) and run nothing")
     .addHelpText("after", HELP)

@@ -44,6 +44,12 @@ export interface Checks {
   fail(message: string, detail?: Detail): never;
 }
 
+/**
+ * The helpers of one rule (`ctx.rule(id)`): `ok` does not narrow, since for a decision switched
+ * off it asserts nothing.
+ */
+export type RuleChecks = Omit<Checks, "ok"> & { ok(condition: unknown, message: string, detail?: Detail): void };
+
 /** The helpers, their failures counted against `rule` (undefined: the case's first rule). */
 export function checksFor(rule?: string): Checks {
   const failure = (message: string, detail: Detail) => new CaseFailure(message, rule ? { ...detail, rule } : detail);
@@ -75,12 +81,12 @@ export function checksFor(rule?: string): Checks {
  * then, so a case must not rely on it for types (`fail` still ends the case: code after it would
  * run on a premise the target does not keep, so it is reported as not checked).
  */
-export function uncheckedFor(rule: string): Checks {
+export function uncheckedFor(rule: string): RuleChecks {
   const nothing = () => undefined;
   return {
     equal: nothing,
     notEqual: nothing,
-    ok: nothing as Checks["ok"],
+    ok: nothing,
     status: nothing,
     matches: nothing,
     fail(message: string): never {

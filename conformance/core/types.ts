@@ -7,7 +7,7 @@
 import type { Profile } from "./profile.ts";
 import type { HttpClient } from "./http.ts";
 import type { Receiver } from "./receiver.ts";
-import type { Checks } from "./failure.ts";
+import type { RuleChecks } from "./failure.ts";
 import type { Decisions } from "./decisions.ts";
 
 export type Area = "contract" | "oauth" | "feeds" | "issue-events" | "hooks" | "webhooks" | "robustness" | "receiver" | "oauth-client";
@@ -79,7 +79,7 @@ export interface CaseContext {
    * The check helpers for one rule of the case: a failure counts against that rule, and when
    * the rule is a decision the profile switches off they assert nothing.
    */
-  rule(id: string): Checks;
+  rule(id: string): RuleChecks;
   /** Skip this case with a reason (a need the target cannot meet, discovered while running). */
   skip(reason: string): never;
   /** Free-form notes shown with the result. */

@@ -10,6 +10,7 @@ import type { CaseMeta } from "../../core/types.ts";
 import { CaseFailure, SkipCase } from "../../core/failure.ts";
 import { HttpClient } from "../../core/http.ts";
 import { DELIVERY_TIMEOUT_MS, isSuccess, prepareDelivery, sendPrepared, type AttemptOutcome, type DeliveryInput } from "../send-delivery.ts";
+import type { DeliveryContentType } from "../../../runtime/client/webhooks/delivery.ts";
 
 export interface Delivered extends AttemptOutcome {
   event: string;
@@ -24,6 +25,8 @@ export interface ReceiverContext {
   deliver(input: Omit<DeliveryInput, "url" | "secret" | "signal" | "pool"> & { secret?: string | false }): Promise<Delivered>;
   note(text: string): void;
   skip(reason: string): never;
+  /** The content types the receiver says it takes. */
+  contentTypes: readonly DeliveryContentType[];
 }
 
 export interface ReceiverCase extends CaseMeta {
@@ -34,12 +37,15 @@ export interface ReceiverRun {
   url: string;
   secret: string;
   pool: Agent;
+  /** The content types the receiver takes (`--content-types`; default json, the seed's). */
+  contentTypes: readonly DeliveryContentType[];
 }
 
 export function receiverContext(run: ReceiverRun, http: HttpClient, notes: string[], signal: AbortSignal): ReceiverContext {
   return {
     url: run.url,
     secret: run.secret,
+    contentTypes: run.contentTypes,
     async deliver(input) {
       const secret = input.secret === false ? undefined : (input.secret ?? run.secret);
       const prepared = prepareDelivery({ ...input, url: run.url, secret });

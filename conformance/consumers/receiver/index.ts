@@ -12,6 +12,7 @@ import { HttpClient } from "../../core/http.ts";
 import { DEFAULT_CASE_TIMEOUT_MS, runCase, SelectionError, summarize, type ProgressEvent } from "../../run/runner.ts";
 import { selectCases } from "../../run/select.ts";
 import { deliveryPool } from "../send-delivery.ts";
+import type { DeliveryContentType } from "../../../runtime/client/webhooks/delivery.ts";
 import { BURST, RECEIVER_CASES } from "./cases.ts";
 import { receiverContext, type ReceiverCase } from "./context.ts";
 
@@ -28,7 +29,21 @@ export interface ReceiverSuiteOptions {
   skip?: string | readonly string[];
   /** Per case; default 30 s. */
   timeoutMs?: number;
+  /**
+   * The delivery content types the receiver takes. Default `["json"]`: the seed's ("Each delivery
+   * is an HTTP POST with a JSON body"); `form` (`payload=…`) is the contract's own choice, checked
+   * only when the receiver says it takes it.
+   */
+  contentTypes?: readonly DeliveryContentType[];
   onProgress?: (event: ProgressEvent) => void;
+}
+
+/** The receiver's content types, as `--content-types json,form` gives them. */
+export function parseContentTypes(value: string): DeliveryContentType[] {
+  const names = value.split(",").map((n) => n.trim()).filter((n) => n.length > 0);
+  const unknown = names.filter((n) => n !== "json" && n !== "form");
+  if (names.length === 0 || unknown.length > 0) throw new Error(`--content-types takes json, form or both (comma-separated), got ${JSON.stringify(value)}`);
+  return [...new Set(names)] as DeliveryContentType[];
 }
 
 export async function runReceiverSuite(options: ReceiverSuiteOptions): Promise<RunSummary> {
@@ -44,7 +59,7 @@ export async function runReceiverSuite(options: ReceiverSuiteOptions): Promise<R
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const pool = deliveryPool();
-  const run = { url: options.url, secret: options.secret, pool };
+  const run = { url: options.url, secret: options.secret, pool, contentTypes: options.contentTypes ?? ["json"] };
   const results: CaseResult[] = [];
   options.onProgress?.({ type: "start", total: selected.length, target });
   try {

@@ -83,11 +83,28 @@ afterAll(async () => {
 const idsWith = (s: RunSummary, status: string) => s.results.filter((r) => r.status === status).map((r) => r.id);
 
 describe("conformance --receiver (in process)", () => {
-  it("the generated receiver helper passes every case", async () => {
-    const summary = await runReceiverSuite({ url: generatedUrl, secret: SECRET });
+  it("the generated receiver helper passes every case, form deliveries included when it says it takes them", async () => {
+    const summary = await runReceiverSuite({ url: generatedUrl, secret: SECRET, contentTypes: ["json", "form"] });
     const failures = summary.results.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failure?.message}`);
     expect(failures).toEqual([]);
     expect(summary.counts).toEqual({ passed: RECEIVER_CASES.length, failed: 0, skipped: 0 });
+  }, 60_000);
+
+  it("a receiver that takes JSON only (as @octokit/webhooks' middleware does) passes by default: form is the contract's choice, not the seed's", async () => {
+    const jsonOnly = await listen((req, res) => {
+      if (!String(req.headers["content-type"]).startsWith("application/json")) {
+        req.resume();
+        res.writeHead(415).end("JSON only");
+        return;
+      }
+      webhookHandler(createWebhookReceiver({ secret: SECRET }))(req, res);
+    });
+    servers.push(jsonOnly.server);
+    const summary = await runReceiverSuite({ url: jsonOnly.url, secret: SECRET });
+    expect(idsWith(summary, "failed")).toEqual([]);
+    expect(summary.results.find((r) => r.id === "RECEIVER-EVENTS-002")).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^the receiver takes JSON deliveries only \(the seed's\)/) });
+    const withForm = await runReceiverSuite({ url: jsonOnly.url, secret: SECRET, contentTypes: ["json", "form"], only: "RECEIVER-EVENTS-*" });
+    expect(idsWith(withForm, "failed")).toEqual(["RECEIVER-EVENTS-002"]);
   }, 60_000);
 
   it("a receiver without a signature check that crashes on unknown events fails exactly those cases", async () => {
@@ -152,7 +169,7 @@ describe("the binary", () => {
     // The binary for the full run with its report; `main` in process for the exit 1 and exit 2
     // cases (the same code, the same printed lines and code as the binary's).
     const [good, sloppy, down] = await Promise.all([
-      runCli(["conformance", "--receiver", generatedUrl, "--secret", SECRET, "--reporter", "console,json", "--out", out]),
+      runCli(["conformance", "--receiver", generatedUrl, "--secret", SECRET, "--content-types", "json,form", "--reporter", "console,json", "--out", out]),
       runCliInProcess(["conformance", "--receiver", sloppyUrl, "--secret", SECRET, "--only", "RECEIVER-SIGNATURE-*"]),
       runCliInProcess(["conformance", "--receiver", "http://127.0.0.1:1/hook", "--secret", SECRET]),
     ]);
@@ -164,5 +181,8 @@ describe("the binary", () => {
     expect(sloppy.stdout).toMatch(/RECEIVER-SIGNATURE-004/);
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(/the receiver does not answer/);
+    const bad = await runCliInProcess(["conformance", "--receiver", generatedUrl, "--secret", SECRET, "--content-types", "json,xml"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('service-contract: --content-types takes json, form or both (comma-separated), got "json,xml"\n');
   }, 90_000);
 });
