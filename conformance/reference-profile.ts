@@ -70,11 +70,7 @@ export interface ReferenceTarget {
  * started otherwise (several instances on one database, behind a proxy).
  */
 export async function referenceProfile(db: Database, adminToken: string): Promise<Profile> {
-  const [{ findAccountByLogin }, { createAuthorization }, { ACTION_NAMES }] = await Promise.all([
-    import("../reference/store/accounts.ts"),
-    import("../reference/store/authorizations.ts"),
-    import("../reference/domain/index.ts"),
-  ]);
+  const [{ findAccountByLogin }, { createAuthorization }] = await Promise.all([import("../reference/store/accounts.ts"), import("../reference/store/authorizations.ts")]);
   const token = async (user: { login: string; scopes: readonly Scope[] }): Promise<string> => {
     const account = await findAccountByLogin(db, user.login);
     if (!account) throw new Error(`the demo seed has no ${user.login}`);
@@ -82,17 +78,28 @@ export async function referenceProfile(db: Database, adminToken: string): Promis
     return created.token;
   };
   const { main, second } = REFERENCE_USERS;
+  return demoProfileShape(await token(main), await token(second), adminToken);
+}
+
+/**
+ * The profile of the demo data, given the two users' tokens: shared by `--reference` and by
+ * `--profile demo` against a server of the demo data (run/demo-profile.ts). Triggers only with
+ * the admin token of the server's simulate endpoint.
+ */
+export async function demoProfileShape(mainToken: string, secondToken: string, adminToken?: string): Promise<Profile> {
+  const { main, second } = REFERENCE_USERS;
+  const { ACTION_NAMES } = await import("../reference/domain/index.ts");
   return {
     users: [
-      { login: main.login, password: main.password, token: await token(main) },
-      { login: second.login, password: second.password, token: await token(second) },
+      { login: main.login, password: main.password, token: mainToken },
+      { login: second.login, password: second.password, token: secondToken },
     ],
     app: { ...REFERENCE_APP },
     org: "octo-org",
     repos: { public: "octocat/hello-world", private: "octocat/secret-plans" },
     issue: 1,
     authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
-    ...referenceTriggers(ACTION_NAMES, adminToken, second.login),
+    ...(adminToken ? referenceTriggers(ACTION_NAMES, adminToken, second.login) : {}),
     deliveryTimeoutMs: 5000,
     // The reference implements PKCE (S256): the OAUTH-PKCE cases run.
     pkce: true,

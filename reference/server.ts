@@ -20,7 +20,7 @@ import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
 import { apiFrameworkErrors, clientErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
-import { databaseRateLimiter, memoryRateLimiter } from "./http/rate-limit.ts";
+import { DEFAULT_LIMITS, databaseRateLimiter, memoryRateLimiter, type RateLimits } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
 import { SUPPLIED_HEADERS } from "./handlers/supplied.ts";
 import { oauthHandlers, oauthInvalidRequest, registerOAuthPages } from "./oauth/index.ts";
@@ -60,6 +60,8 @@ export interface ServerOptions {
   /** The webhook delivery engine (reference/deliveries): retry schedule, time-outs; `enabled: false` turns it off. */
   deliveries?: DeliveryOptions;
   hookEgress?: EgressPolicy;
+  /** The hourly rate limits (default 5000 with a token, 60 without: spec/DECISIONS.md D-RATE-RESET). */
+  rateLimits?: Partial<RateLimits>;
 }
 
 export interface RunningServer {
@@ -135,7 +137,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     onResponseValidationError: options.onResponseValidationError,
   };
 
-  const limiter = db.kind === "postgres" ? databaseRateLimiter(db) : memoryRateLimiter();
+  const limits = { ...DEFAULT_LIMITS, ...options.rateLimits };
+  const limiter = db.kind === "postgres" ? databaseRateLimiter(db, limits) : memoryRateLimiter(Date.now, limits);
   const viewers = new ViewerCache(db);
   const trusted = options.trustProxy && options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {};
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter, forwarded: trusted.trustProxy !== undefined });

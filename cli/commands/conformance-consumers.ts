@@ -6,6 +6,7 @@
  * same reporters and exit codes as the server suite; target flags of the server suite are usage
  * errors here, and so is a receiver (or a client's start URL) that does not answer at all.
  */
+import { existsSync } from "node:fs";
 import { UsageError } from "../exit-codes.ts";
 import type { ProgressEvent } from "../../conformance/run/runner.ts";
 import type { RunSummary } from "../../conformance/core/types.ts";
@@ -69,6 +70,13 @@ export async function runConsumerSuite(opts: ConsumerOptions, suite: SuiteSettin
       }
       return await runReceiverSuite({ url: opts.receiver, secret: opts.secret!, contentTypes, ...suite });
     }
+    // The suite signs in through Chromium: without the driver or the browser every case would
+    // fail the same way, so say it once.
+    const { resolvePeer } = await import("../../generators/package-files.ts");
+    resolvePeer("playwright-core", "the OAuth client suite's browser (--oauth-client)");
+    const { DEFAULT_CHROMIUM } = await import("../../conformance/authorize/browser.ts");
+    const chromium = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM;
+    if (!existsSync(chromium)) throw new UsageError(`--oauth-client drives Chromium, and there is none at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
     const { runOAuthClientSuite, loadClientProfile, ClientProfileError } = await import("../../conformance/consumers/oauth-client/index.ts");
     let profile;
     try {

@@ -11,6 +11,7 @@ import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_DECISIONS_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
+import type { Profile } from "../../conformance/core/profile.ts";
 
 interface ConformanceOptions {
   baseUrl?: string;
@@ -29,6 +30,7 @@ interface ConformanceOptions {
   contentTypes?: string;
   oauthClient?: boolean;
   list?: boolean;
+  adminToken?: string;
 }
 
 function httpUrl(flag: string, value: string | undefined): string {
@@ -47,6 +49,37 @@ function parseSeconds(flag: string, value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${flag} must be a number of seconds (0 < s ≤ 3600), got ${value}`);
   return Math.round(n * 1000);
+}
+
+/**
+ * The profile: a file, or `demo` — the built-in profile of a server with the demo data (`serve`),
+ * also taken when no --profile is given and the target signs octocat in with the demo password.
+ */
+async function targetProfile(opts: ConformanceOptions, baseUrl: string): Promise<Profile> {
+  const adminToken = opts.adminToken ?? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN || undefined);
+  if (opts.profile === undefined || opts.profile === "demo") {
+    const { demoProfile, hasDemoData, DemoProfileError } = await import("../../conformance/run/demo-profile.ts");
+    if (opts.profile === undefined) {
+      if (!(await hasDemoData(baseUrl))) throw new UsageError("--profile is required (or use --reference): the target has no demo data (octocat does not sign in with the demo password), so say what the suite may use there");
+      process.stderr.write("No --profile: the target has the demo data (octocat signs in), so the built-in demo profile is used (--profile demo)\n");
+    }
+    try {
+      const profile = await demoProfile(baseUrl, { adminToken });
+      if (!adminToken) process.stderr.write("The demo profile has no triggers without the admin token of serve --simulate (--admin-token or $SERVICE_CONTRACT_ADMIN_TOKEN): the event and webhook cases are skipped\n");
+      return profile;
+    } catch (error) {
+      if (error instanceof DemoProfileError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  if (opts.adminToken !== undefined) throw new UsageError("--admin-token goes with --profile demo: a profile file has its own triggers");
+  const { loadProfile, ProfileError } = await import("../../conformance/run/load-profile.ts");
+  try {
+    return loadProfile(opts.profile);
+  } catch (error) {
+    if (error instanceof ProfileError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 const HELP = `
@@ -74,7 +107,8 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .description("Run the conformance suite against an implementation (or the reference server) and report rule by rule.")
     .option("--base-url <url>", "the target's API host")
     .option("--auth-url <url>", "the target's web host (authorize page, token exchange)")
-    .option("--profile <file>", "YAML or JSON profile: users, application, repositories, triggers, authorize driver")
+    .option("--profile <file|demo>", "YAML or JSON profile: users, application, repositories, triggers, authorize driver, decisions; demo: the built-in profile of a server with the demo data (the default when the target has it)")
+    .option("--admin-token <token>", "with --profile demo: the admin token of serve --simulate, for the triggers (default: $SERVICE_CONTRACT_ADMIN_TOKEN)")
     .option("--only <patterns>", "run only the cases matching these patterns")
     .option("--skip <patterns>", "leave out the cases matching these patterns")
     .option("--reporter <list>", "console, junit, json, html (comma-separated)", "console")
@@ -140,21 +174,26 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       } else {
         const baseUrl = httpUrl("--base-url", opts.baseUrl);
         const authUrl = httpUrl("--auth-url", opts.authUrl);
-        if (!opts.profile) throw new UsageError("--profile is required (or use --reference)");
-        const { loadProfile, ProfileError } = await import("../../conformance/run/load-profile.ts");
-        let profile;
-        try {
-          profile = loadProfile(opts.profile);
-        } catch (error) {
-          if (error instanceof ProfileError) throw new UsageError(error.message);
-          throw error;
-        }
-        // The browser driver's playwright-core is an optional peer: say so before any case runs.
-        if (profile.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
+        // A profile file is checked before the target is contacted; the demo profile is made there.
+        const file = opts.profile !== undefined && opts.profile !== "demo" ? await targetProfile(opts, baseUrl) : undefined;
         const { checkReachable } = await import("../../conformance/run/preflight.ts");
         const unreachable = await checkReachable([baseUrl, authUrl]);
-        if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
-        const { runSuite } = await import("../../conformance/run/runner.ts");
+        if (unreachable.length > 0) {
+          const where = unreachable.map((u) => `${u.url} (${u.reason})`).join("; ");
+          throw new UsageError(opts.profile === undefined ? `--profile is required (or use --reference), and the target does not answer: ${where}` : `the target does not answer: ${where}`);
+        }
+        const profile = file ?? (await targetProfile(opts, baseUrl));
+        // The browser driver's playwright-core is an optional peer: say so before any case runs.
+        if (profile.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
+        const [{ runSuite }, { ALL_CASES }, { selectCases }, { rateBudgetProblem, requestsNeeded }] = await Promise.all([
+          import("../../conformance/run/runner.ts"),
+          import("../../conformance/cases/index.ts"),
+          import("../../conformance/run/select.ts"),
+          import("../../conformance/run/rate-budget.ts"),
+        ]);
+        // A spent rate limit would fail cases one by one: say so once, before the first.
+        const budget = await rateBudgetProblem({ baseUrl, token: profile.users[0]?.token, need: requestsNeeded(selectCases(ALL_CASES, opts.only, opts.skip).selected, ALL_CASES) });
+        if (budget) throw new UsageError(budget);
         summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
       }
 

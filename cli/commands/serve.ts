@@ -29,7 +29,17 @@ interface ServeOptions {
   publicAuthUrl?: string;
   trustProxy?: string;
   hookEgress?: string;
+  rateLimit?: string;
 }
+
+/** `--rate-limit AUTHENTICATED,ANONYMOUS` (hourly), else $SERVICE_CONTRACT_RATE_LIMIT; undefined: 5000,60. */
+export function parseRateLimit(source: string, value: string): { authenticated: number; anonymous: number } {
+  const m = /^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$/.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new RateLimitError(`${source} takes two hourly limits, with a token and without one, as AUTHENTICATED,ANONYMOUS (e.g. 5000,60), got ${JSON.stringify(value)}`);
+  return { authenticated: Number(m[1]), anonymous: Number(m[2]) };
+}
+
+class RateLimitError extends Error {}
 
 /** `--public-url`/`--public-auth-url`, else their environment variables; undefined: the listening address. */
 async function publicUrls(opts: ServeOptions): Promise<{ api?: string; auth?: string }> {
@@ -82,6 +92,7 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--public-auth-url <origin>", "the same for the OAuth web host (default: $SERVICE_CONTRACT_PUBLIC_AUTH_URL, else where it listens)")
     .option("--trust-proxy <addresses>", "proxies whose X-Forwarded-For names the client, comma-separated IPs, CIDRs or loopback (default: $SERVICE_CONTRACT_TRUST_PROXY, else none)")
     .option("--hook-egress <local|public>", "where hooks may send: local (default: also loopback and private addresses) or public (public addresses only); link-local and cloud metadata never (default: $SERVICE_CONTRACT_HOOK_EGRESS, else local)")
+    .option("--rate-limit <authenticated,anonymous>", "hourly rate limits with a token and without one (default: $SERVICE_CONTRACT_RATE_LIMIT, else 5000,60); raise them to run the conformance suite again within the hour")
     .option("--quiet", "print only the ready line")
     .addHelpText(
       "after",
@@ -111,6 +122,7 @@ export const serveCommand: CommandFactory = (setExit) =>
       await checkCanListen(opts.host, authPort, "--auth-port");
       const { DEFAULT_EGRESS, EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
       const hookEgress = flagOrEnv("--hook-egress", opts.hookEgress, EGRESS_ENV, (_source, value) => parseEgressPolicy(value), Error) ?? DEFAULT_EGRESS;
+      const rateLimits = flagOrEnv("--rate-limit", opts.rateLimit, "SERVICE_CONTRACT_RATE_LIMIT", parseRateLimit, RateLimitError);
       let server;
       try {
         server = await startServer({
@@ -128,6 +140,7 @@ export const serveCommand: CommandFactory = (setExit) =>
           publicUrls: advertised,
           ...(trustProxy ? { trustProxy } : {}),
           hookEgress,
+          ...(rateLimits ? { rateLimits } : {}),
         });
       } catch (error) {
         const usage = databaseUsageError(error, "serve");

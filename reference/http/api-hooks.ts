@@ -12,7 +12,7 @@ import type { Database } from "../db/database.ts";
 import { satisfies } from "../auth/scopes.ts";
 import { errorBody } from "./errors.ts";
 import { routeKey, type OperationPolicy } from "./operation-policy.ts";
-import { AUTHENTICATED_LIMIT, callerLimit, callerRateKey, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
+import { callerLimit, callerRateKey, remaining, type RateLimiter, type RateState } from "./rate-limit.ts";
 import { ANONYMOUS, presentedToken, type TokenLookup, type Viewer } from "./viewer.ts";
 import type { ViewerCache } from "./viewer-cache.ts";
 import { acceptedHeader, scopesHeader } from "./scope-headers.ts";
@@ -64,7 +64,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
     // An application authenticated with its client credentials is limited like a user, per application.
     const client = request.basic?.kind === "app" ? request.basic.app : undefined;
     request.rateKey = client && !request.viewer.user ? `app:${client.id}` : callerRateKey(request.viewer.user?.id, request.ip);
-    request.rateLimit = client ? AUTHENTICATED_LIMIT : callerLimit(request.viewer.user?.id);
+    request.rateLimit = client ? limiter.limits.authenticated : callerLimit(request.viewer.user?.id, limiter.limits);
   }
 
   /** Keep the rate state; answer the request when it must stop here. True when it goes on. */
@@ -171,7 +171,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
 
   async function settleSlowly(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const key = request.rateKey || callerRateKey(undefined, request.ip);
-    const limit = request.rateLimit || callerLimit(request.viewer?.user?.id);
+    const limit = request.rateLimit || callerLimit(request.viewer?.user?.id, limiter.limits);
     let state = request.rate ?? (await limiter.peek(key, limit));
     if (counts(reply, state)) {
       if (remaining(state) === 0) return refuseExhausted(request, reply, state);

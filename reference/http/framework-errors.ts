@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify
 import { errorBody } from "./errors.ts";
 import { errorPage } from "../oauth/pages.ts";
 import { sendPage } from "../oauth/forms.ts";
-import { ANONYMOUS_LIMIT, callerRateKey, remaining, type RateLimiter } from "./rate-limit.ts";
+import { callerRateKey, remaining, type RateLimiter } from "./rate-limit.ts";
 
 type FrameworkErrors = NonNullable<FastifyServerOptions["frameworkErrors"]>;
 
@@ -35,7 +35,7 @@ export function apiFrameworkErrors(limiter: RateLimiter): FrameworkErrors {
   return (error, request, reply) => {
     const { status, message } = refusal(error);
     const r = reply as unknown as FastifyReply;
-    limiter.consume(callerRateKey(undefined, request.ip), ANONYMOUS_LIMIT).then(
+    limiter.consume(callerRateKey(undefined, request.ip), limiter.limits.anonymous).then(
       (state) => {
         r.header("x-ratelimit-limit", state.limit).header("x-ratelimit-remaining", remaining(state)).header("x-ratelimit-reset", state.reset);
         void r.code(status).send(errorBody(message));
@@ -78,7 +78,7 @@ export function clientErrors(limiter?: RateLimiter): (error: Error & { code?: st
     };
     if (!limiter) return write("");
     const ip = (socket as Duplex & { remoteAddress?: string }).remoteAddress;
-    limiter.consume(callerRateKey(undefined, ip), ANONYMOUS_LIMIT).then(
+    limiter.consume(callerRateKey(undefined, ip), limiter.limits.anonymous).then(
       (state) => write(`X-RateLimit-Limit: ${state.limit}\r\nX-RateLimit-Remaining: ${remaining(state)}\r\nX-RateLimit-Reset: ${state.reset}\r\n`),
       () => write(""),
     );

@@ -72,7 +72,7 @@ export function pollLane({ db, serving, viewers, limiter, forwarded = false }: P
       const served = version === undefined ? undefined : serving.notModified.served(key!, version);
       if (served === undefined || !ifNoneMatchHits(ifNoneMatch, served.etag)) return false;
       const userId = viewer.user?.id;
-      const rate = rates.peek(callerRateKey(userId, req.socket.remoteAddress), callerLimit(userId));
+      const rate = rates.peek(callerRateKey(userId, req.socket.remoteAddress), callerLimit(userId, limiter.limits));
       const headers: OutgoingHttpHeaders = { etag: served.etag, "x-poll-interval": serving.poll.hit() };
       if (viewer.authorization) {
         headers["x-oauth-scopes"] = scopesHeader(viewer);

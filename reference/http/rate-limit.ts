@@ -8,6 +8,14 @@ import type { Database } from "../db/database.ts";
 
 export const AUTHENTICATED_LIMIT = 5000;
 export const ANONYMOUS_LIMIT = 60;
+
+/** The hourly limits: the contract's by default; `serve --rate-limit` sets others (a test server, a busy CI). */
+export interface RateLimits {
+  authenticated: number;
+  anonymous: number;
+}
+
+export const DEFAULT_LIMITS: RateLimits = { authenticated: AUTHENTICATED_LIMIT, anonymous: ANONYMOUS_LIMIT };
 const WINDOW_MS = 3600_000;
 
 export interface RateState {
@@ -28,6 +36,8 @@ export interface RateLimiter {
    * hooks then run without a promise per request. Absent for a limiter that must ask a database.
    */
   sync?: { peek(key: string, limit: number): RateState; consume(key: string, limit: number): RateState };
+  /** The hourly limits the callers' counters have. */
+  limits: RateLimits;
 }
 
 /** The counter an API caller counts against: its user's, else its client address's. */
@@ -36,15 +46,15 @@ export function callerRateKey(userId: number | undefined, ip: string | undefined
 }
 
 /** The hourly limit of that counter. */
-export function callerLimit(userId: number | undefined): number {
-  return userId !== undefined ? AUTHENTICATED_LIMIT : ANONYMOUS_LIMIT;
+export function callerLimit(userId: number | undefined, limits: RateLimits = DEFAULT_LIMITS): number {
+  return userId !== undefined ? limits.authenticated : limits.anonymous;
 }
 
 export function remaining(state: RateState): number {
   return Math.max(0, state.limit - state.used);
 }
 
-export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
+export function memoryRateLimiter(now: () => number = Date.now, limits: RateLimits = DEFAULT_LIMITS): RateLimiter {
   const windows = new Map<string, { start: number; used: number }>();
   let lastSweep = now();
   const current = (key: string): { start: number; used: number } => {
@@ -78,16 +88,18 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
       return sync.consume(key, limit);
     },
     sync,
+    limits,
   };
 }
 
-export function databaseRateLimiter(db: Database): RateLimiter {
+export function databaseRateLimiter(db: Database, limits: RateLimits = DEFAULT_LIMITS): RateLimiter {
   const toState = (row: { window_start: Date | string; used: number } | undefined, limit: number): RateState => {
     const start = row ? new Date(row.window_start).getTime() : Date.now();
     const fresh = !row || Date.now() - start >= WINDOW_MS;
     return { limit, used: fresh ? 0 : row.used, reset: Math.ceil(((fresh ? Date.now() : start) + WINDOW_MS) / 1000) };
   };
   return {
+    limits,
     async peek(key, limit) {
       const rows = await db.query<{ window_start: Date; used: number }>("select window_start, used from rate_limits where key = $1", [key]);
       return toState(rows[0], limit);

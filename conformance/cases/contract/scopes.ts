@@ -11,7 +11,7 @@ import { withRules } from "../../core/types.ts";
 import type { OperationId } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { acceptedScopes } from "../oauth/accepted-scopes.ts";
-import { OAUTH_NEEDS, revokeGrant, scopeSet, tokenFor } from "../oauth/support.ts";
+import { OAUTH_NEEDS, revokeToken, scopeSet, tokenFor } from "../oauth/support.ts";
 import { createBody, hookRequest, installHook, orgPlace, removeHook, repoPlace, type Installed, type Place } from "../hooks/support.ts";
 import { deliveryTimeout, isPingFor, sleep, waitAt } from "../webhooks/support.ts";
 
@@ -73,7 +73,7 @@ function group(id: string, title: string, place: "repo" | "org", lacking: string
             check.equal(scopeSet(res.headers.get("x-accepted-oauth-scopes")), accepted, `${where}: X-Accepted-OAuth-Scopes`, "/headers/x-accepted-oauth-scopes");
           }
         } finally {
-          await revokeGrant(ctx, token);
+          await revokeToken(ctx, token);
         }
         passed = true;
       } finally {
@@ -133,7 +133,7 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
         check.ok(String(res.json<{ message?: unknown }>().message ?? "").includes("repo"), "the 403 message names the accepted scope repo", { actual: res.json(), pointer: "/body/message" });
         check.equal(scopeSet(res.headers.get("x-accepted-oauth-scopes")), acceptedScopes("listUserOrgEvents"), "X-Accepted-OAuth-Scopes", "/headers/x-accepted-oauth-scopes");
       } finally {
-        await revokeGrant(ctx, token);
+        await revokeToken(ctx, token);
       }
     },
   },

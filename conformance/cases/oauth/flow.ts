@@ -8,7 +8,7 @@
  */
 import type { Case } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
-import { credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeGrant, scopeSet, SEED, tokenFor } from "./support.ts";
+import { credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken, scopeSet, SEED, tokenFor } from "./support.ts";
 
 export const FLOW_CASES: Case[] = [
   {
@@ -26,7 +26,7 @@ export const FLOW_CASES: Case[] = [
       check.ok(body.access_token, "the second code exchanges for a token", { actual: body, pointer: "/body/access_token" });
       check.equal(scopeSet(body.scope), ["repo", "user"], "the second token has the scopes used the last time (repo, user), not just the requested user", "/body/scope");
       // One grant holds both tokens: revoking it ends both.
-      await revokeGrant(ctx, body.access_token!);
+      await revokeToken(ctx, body.access_token!);
     },
   },
 ];

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Case, CaseContext } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
-import { app, checkErrorRedirect, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeGrant } from "./support.ts";
+import { app, checkErrorRedirect, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken } from "./support.ts";
 
 const SEED = "Authentication › Web application flow; spec/DECISIONS.md › PKCE (RFC 7636)";
 
@@ -52,7 +52,7 @@ export const PKCE_CASES: Case[] = [
     const v = verifier();
     const { code } = await expectCode(ctx, { state: freshState(), code_challenge: challengeOf(v), code_challenge_method: "S256" });
     const token = await expectExchange(ctx, code, { code_verifier: v }, undefined, "the right verifier");
-    if (token) await revokeGrant(ctx, token);
+    if (token) await revokeToken(ctx, token);
   }),
   pkceCase("OAUTH-PKCE-002", "Such a code without its code_verifier, or with another, is bad_verification_code, and stays good for the right one", async (ctx) => {
     const v = verifier();
@@ -60,13 +60,13 @@ export const PKCE_CASES: Case[] = [
     await expectExchange(ctx, code, {}, "bad_verification_code", "no code_verifier");
     await expectExchange(ctx, code, { code_verifier: verifier() }, "bad_verification_code", "another code_verifier");
     const token = await expectExchange(ctx, code, { code_verifier: v }, undefined, "then the right verifier");
-    if (token) await revokeGrant(ctx, token);
+    if (token) await revokeToken(ctx, token);
   }),
   pkceCase("OAUTH-PKCE-003", "A code asked for without a code_challenge is not exchanged with a code_verifier", async (ctx) => {
     const { code } = await expectCode(ctx, { state: freshState() });
     await expectExchange(ctx, code, { code_verifier: verifier() }, "bad_verification_code", "a code_verifier for a code issued without a challenge");
     const token = await expectExchange(ctx, code, {}, undefined, "then without one");
-    if (token) await revokeGrant(ctx, token);
+    if (token) await revokeToken(ctx, token);
   }),
   pkceCase("OAUTH-PKCE-004", "code_challenge_method=plain, or a code_challenge without a method, gets the invalid_request redirect with the state", async (ctx) => {
     const v = verifier();

@@ -10,7 +10,7 @@ import { withRules } from "../../core/types.ts";
 import type { OperationId } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { acceptedScopes } from "./accepted-scopes.ts";
-import { OAUTH_NEEDS, revokeGrant, scopeSet, SEED, tokenFor } from "./support.ts";
+import { OAUTH_NEEDS, revokeToken, scopeSet, SEED, tokenFor } from "./support.ts";
 
 /** X-OAuth-Scopes (and X-Accepted-OAuth-Scopes) of an API request made with `token`. */
 async function scopeHeaders(ctx: CaseContext, token: string, operationId: OperationId = "listPublicEvents", params: Record<string, string> = {}) {
@@ -35,7 +35,7 @@ function normalization(id: string, title: string, requested: string, expected: s
       check.equal(scopeSet(scope), expected, `requesting "${requested}": the token response's scope`, "/body/scope");
       const { granted } = await scopeHeaders(ctx, token);
       check.equal(granted, expected, `requesting "${requested}": X-OAuth-Scopes of the token`, "/headers/x-oauth-scopes");
-      await revokeGrant(ctx, token);
+      await revokeToken(ctx, token);
     },
   };
 }
@@ -68,7 +68,7 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
         check.equal(granted, ["repo", "user"], `${operationId}: X-OAuth-Scopes`, "/headers/x-oauth-scopes");
         check.equal(accepted, acceptedScopes(operationId), `${operationId}: X-Accepted-OAuth-Scopes (the contract's x-accepted-scopes)`, "/headers/x-accepted-oauth-scopes");
       }
-      await revokeGrant(ctx, token);
+      await revokeToken(ctx, token);
     },
   },
 ]);

@@ -10,7 +10,7 @@ import type { Case, CaseContext } from "../../core/types.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { postFormWithoutAccept } from "./bare-request.ts";
-import { credentials, exchange, expectCode, freshState, mediaTypeOf, OAUTH_NEEDS, parseXmlBody, revokeGrant, SEED, type TokenBody } from "./support.ts";
+import { credentials, exchange, expectCode, freshState, mediaTypeOf, OAUTH_NEEDS, parseXmlBody, revokeToken, SEED, type TokenBody } from "./support.ts";
 
 function checkToken(body: TokenBody, format: string): string {
   check.ok(!body.error, `${format}: the exchange failed with ${body.error}`, { expected: "access_token", actual: body, pointer: "/body/error" });
@@ -41,7 +41,7 @@ async function freshCode(ctx: CaseContext, scope = "gist"): Promise<string> {
 /** After an error case: exchange the still-unused code properly (if it still works) and revoke. */
 async function tidy(ctx: CaseContext, code: string): Promise<void> {
   const { body } = await exchange(ctx, { ...credentials(ctx), code });
-  if (body.access_token) await revokeGrant(ctx, body.access_token);
+  if (body.access_token) await revokeToken(ctx, body.access_token);
 }
 
 function tokenUrl(ctx: CaseContext): string {
@@ -69,7 +69,7 @@ export const TOKEN_CASES: Case[] = [
       check.equal(mediaTypeOf(res), "application/x-www-form-urlencoded", "no Accept: the body is a URL-encoded form", "/headers/content-type");
       const token = checkToken(formBody(res), "form");
       await tokenWorks(ctx, token);
-      await revokeGrant(ctx, token);
+      await revokeToken(ctx, token);
     },
   },
   {
@@ -85,7 +85,7 @@ export const TOKEN_CASES: Case[] = [
       check.equal(mediaTypeOf(res), "application/json", "the body is JSON", "/headers/content-type");
       const token = checkToken(body, "JSON");
       await tokenWorks(ctx, token);
-      await revokeGrant(ctx, token);
+      await revokeToken(ctx, token);
     },
   },
   {
@@ -105,7 +105,7 @@ export const TOKEN_CASES: Case[] = [
       const order = [...res.text.matchAll(/<(token_type|scope|access_token)\b/g)].map((m) => m[1]).join(",");
       check.equal(order, "token_type,scope,access_token", "the XML children come in the seed's order: token_type, scope, access_token", "/body");
       await tokenWorks(ctx, token);
-      await revokeGrant(ctx, token);
+      await revokeToken(ctx, token);
     },
   },
   {
@@ -161,7 +161,7 @@ export const TOKEN_CASES: Case[] = [
       const token = checkToken(first.body, "first exchange");
       const second = await exchange(ctx, { ...credentials(ctx), code });
       checkTokenError(second.body, "bad_verification_code", "second exchange");
-      await revokeGrant(ctx, token);
+      await revokeToken(ctx, token);
     },
   },
   {

@@ -1,0 +1,87 @@
+/**
+ * Rate limits said, not suffered. The suite spends the target's rate limits like any client: a
+ * whole run makes about fifty anonymous API requests and a thousand with the profile's token. A
+ * target whose limit is spent (a second run within the hour against a server allowing 60
+ * anonymous requests an hour) would fail cases one by one for a reason that is not theirs — so
+ * before the first case the suite reads `X-RateLimit-Remaining`, anonymously and with the token,
+ * and stops with one line when what is left will not last: how much is left, when it resets, how
+ * to raise it.
+ *
+ * The figures per area are measured on the reference (every selected case of an area, counted
+ * requests only) with a margin; test/conformance/rate-budget.test.ts runs the suite with a
+ * counting fetch and fails when an area needs more than its figure says.
+ */
+import type { Area, CaseMeta } from "../core/types.ts";
+
+/** Counted API requests a full run of each area makes: anonymous, and with users[0]'s token. */
+export const AREA_REQUESTS: Readonly<Record<Area, { anonymous: number; user: number }>> = {
+  contract: { anonymous: 2, user: 70 },
+  oauth: { anonymous: 4, user: 20 },
+  feeds: { anonymous: 10, user: 180 },
+  "issue-events": { anonymous: 2, user: 125 },
+  hooks: { anonymous: 2, user: 70 },
+  webhooks: { anonymous: 2, user: 80 },
+  robustness: { anonymous: 50, user: 700 },
+  receiver: { anonymous: 0, user: 0 },
+  "oauth-client": { anonymous: 0, user: 0 },
+};
+
+/** What the selected cases need: each area's figure in proportion to how many of its cases run. */
+export function requestsNeeded(selected: readonly Pick<CaseMeta, "area">[], all: readonly Pick<CaseMeta, "area">[]): { anonymous: number; user: number } {
+  const need = { anonymous: 0, user: 0 };
+  for (const area of new Set(selected.map((c) => c.area))) {
+    const share = selected.filter((c) => c.area === area).length / Math.max(1, all.filter((c) => c.area === area).length);
+    const figures = AREA_REQUESTS[area] ?? { anonymous: 0, user: 0 };
+    need.anonymous += Math.ceil(figures.anonymous * share);
+    need.user += Math.ceil(figures.user * share);
+  }
+  return need;
+}
+
+interface Left {
+  remaining: number;
+  limit?: number;
+  reset?: number;
+}
+
+async function left(baseUrl: string, token: string | undefined, fetchImpl: typeof fetch): Promise<Left | undefined> {
+  try {
+    const res = await fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", ...(token ? { authorization: `token ${token}` } : {}) }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+    await res.body?.cancel();
+    const number = (name: string) => {
+      const v = res.headers.get(name);
+      return v !== null && /^\d+$/.test(v.trim()) ? Number(v) : undefined;
+    };
+    const remaining = number("x-ratelimit-remaining");
+    // A target without the seed's header: nothing to read, and its own cases will say so.
+    return remaining === undefined ? undefined : { remaining, limit: number("x-ratelimit-limit"), reset: number("x-ratelimit-reset") };
+  } catch {
+    return undefined;
+  }
+}
+
+function when(reset: number | undefined): string {
+  if (reset === undefined) return "";
+  const seconds = reset > 1e11 ? reset / 1000 : reset; // tolerate a target that sends milliseconds
+  return ` until ${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z")} (X-RateLimit-Reset)`;
+}
+
+/**
+ * The line to stop with when the target's remaining rate limit will not last the selected cases;
+ * undefined when it will (or when the target sends no X-RateLimit-Remaining to read).
+ */
+export async function rateBudgetProblem(options: { baseUrl: string; token?: string; need: { anonymous: number; user: number }; fetch?: typeof fetch }): Promise<string | undefined> {
+  const fetchImpl = options.fetch ?? fetch;
+  const checks: [string, string | undefined, number][] = [["anonymous", undefined, options.need.anonymous]];
+  if (options.token) checks.push(["users[0]'s token", options.token, options.need.user]);
+  for (const [who, token, need] of checks) {
+    if (need === 0) continue;
+    const l = await left(options.baseUrl, token, fetchImpl);
+    // The probe itself was one request; what is left after it must cover the run.
+    if (l && l.remaining < need) {
+      const raise = who === "anonymous" ? "raise the target's anonymous limit (the reference: serve --rate-limit 5000,1000)" : "raise the target's per-user limit";
+      return `the target's ${who} rate limit will not last this run: ${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset)}, the selected cases need about ${need}; wait for the reset, ${raise}, or select fewer cases (--skip robustness)`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,100 @@
+/**
+ * The suite is courteous to the people who run it, over real HTTP against the reference server:
+ * it stops with one line when the target's rate limit will not last (and `serve --rate-limit`
+ * raises it), it needs only the two URLs of a server with the demo data (and never revokes the
+ * tokens it did not make), and the OAuth-client suite without a browser is one line, exit 2.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../reference/server.ts";
+import { rateBudgetProblem, requestsNeeded, AREA_REQUESTS } from "../../conformance/run/rate-budget.ts";
+import { demoProfile, hasDemoData } from "../../conformance/run/demo-profile.ts";
+import { ALL_CASES } from "../../conformance/cases/index.ts";
+import { parseRateLimit } from "../../cli/commands/serve.ts";
+import { runCliInProcess } from "../cli/run-cli.ts";
+import { basic } from "../reference/harness.ts";
+
+let server: RunningServer;
+beforeAll(async () => {
+  // A tight anonymous limit, so spending it takes a handful of requests.
+  server = await startServer({ port: 0, authPort: 0, seed: "demo", history: false, rateLimits: { anonymous: 8 } });
+}, 60_000);
+afterAll(() => server?.close());
+
+describe("rate limits said, not suffered", () => {
+  it("serve's limits reach the headers", async () => {
+    const res = await fetch(`${server.urls.api}/events`);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("8");
+    const user = await fetch(`${server.urls.api}/authorizations`, { headers: { authorization: basic("octocat", "octocat-demo-password") } });
+    expect(user.headers.get("x-ratelimit-limit")).toBe("5000");
+    expect(parseRateLimit("--rate-limit", "5000, 600")).toEqual({ authenticated: 5000, anonymous: 600 });
+    expect(() => parseRateLimit("--rate-limit", "lots")).toThrow('--rate-limit takes two hourly limits, with a token and without one, as AUTHENTICATED,ANONYMOUS (e.g. 5000,60), got "lots"');
+  });
+
+  it("what the selected cases need: every area's figure, in proportion to its cases selected", () => {
+    const all = requestsNeeded(ALL_CASES, ALL_CASES);
+    expect(all.anonymous).toBe(Object.values(AREA_REQUESTS).reduce((n, a) => n + a.anonymous, 0));
+    const robust = ALL_CASES.filter((c) => c.area === "robustness");
+    expect(requestsNeeded(robust.slice(0, robust.length / 2), ALL_CASES).anonymous).toBe(Math.ceil(AREA_REQUESTS.robustness.anonymous / 2));
+    expect(requestsNeeded([], ALL_CASES)).toEqual({ anonymous: 0, user: 0 });
+  });
+
+  it("stops before the first case with one line: what is left, when it resets, how to raise it", async () => {
+    const problem = await rateBudgetProblem({ baseUrl: server.urls.api, need: { anonymous: 20, user: 0 } });
+    expect(problem).toMatch(/^the target's anonymous rate limit will not last this run: \d of 8 requests left until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(X-RateLimit-Reset\), the selected cases need about 20; wait for the reset, raise the target's anonymous limit \(the reference: serve --rate-limit 5000,1000\), or select fewer cases \(--skip robustness\)$/);
+    expect(await rateBudgetProblem({ baseUrl: server.urls.api, need: { anonymous: 1, user: 100 } })).toBeUndefined();
+    const cli = await runCliInProcess(["conformance", "--base-url", server.urls.api, "--auth-url", server.urls.auth, "--profile", "demo", "--only", "ROBUST-*"]);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.split("\n").filter(Boolean).at(-1)).toMatch(/^service-contract: the target's anonymous rate limit will not last this run: \d of 8 requests left/);
+    expect(cli.stdout).not.toMatch(/ROBUST-/);
+  });
+});
+
+describe("the demo profile, built in", () => {
+  it("recognises the demo data and makes personal tokens for octocat and defunkt", async () => {
+    expect(await hasDemoData(server.urls.api)).toBe(true);
+    const profile = await demoProfile(server.urls.api);
+    expect(profile.users.map((u) => u.login)).toEqual(["octocat", "defunkt"]);
+    expect(profile.triggers).toBeUndefined();
+    const scopes = await fetch(`${server.urls.api}/repos/octocat/secret-plans/events`, { headers: { authorization: `token ${profile.users[0]!.token}` } });
+    expect(scopes.status).toBe(200);
+    expect(scopes.headers.get("x-oauth-scopes")!.split(", ").sort()).toEqual(["admin:org_hook", "admin:repo_hook", "repo", "user"]);
+    expect(Object.keys((await demoProfile(server.urls.api, { adminToken: "0123456789abcdef0123" })).triggers ?? {})).toContain("push");
+  });
+
+  it("needs only the two URLs, and the OAuth cases leave the profile's token working even when it is the demo app's", async () => {
+    // The profile's own token from the demo application, as README's walk-through makes one:
+    // the suite's clean-up must revoke only the tokens it made itself.
+    const put = await fetch(`${server.urls.api}/authorizations/clients/demo-client-id-0001/courtesy`, {
+      method: "PUT",
+      headers: { authorization: basic("octocat", "octocat-demo-password"), "content-type": "application/json" },
+      body: JSON.stringify({ client_secret: "demo-client-secret-0001-keep-it-private", scopes: ["repo", "admin:repo_hook", "admin:org_hook", "user"] }),
+    });
+    const appToken = ((await put.json()) as { token: string }).token;
+    const cli = await runCliInProcess(["conformance", "--base-url", server.urls.api, "--auth-url", server.urls.auth, "--only", "OAUTH-TOKEN-*,OAUTH-SCOPE-001,OAUTH-SCOPE-002,OAUTH-ERROR-003"]);
+    expect(cli.stderr).toContain("No --profile: the target has the demo data (octocat signs in), so the built-in demo profile is used (--profile demo)");
+    expect(cli.stdout).toMatch(/\d+ cases: \d+ passed, 0 failed/);
+    expect(cli.code, cli.stdout).toBe(0);
+    const still = await fetch(`${server.urls.api}/applications/demo-client-id-0001/tokens/${appToken}`, { headers: { authorization: basic("demo-client-id-0001", "demo-client-secret-0001-keep-it-private") } });
+    expect(still.status).toBe(200);
+  }, 120_000);
+
+  it("without --profile a target lacking the demo data is a usage error saying so", async () => {
+    const other = await startServer({ port: 0, authPort: 0, seed: "none" });
+    try {
+      const cli = await runCliInProcess(["conformance", "--base-url", other.urls.api, "--auth-url", other.urls.auth]);
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toBe("service-contract: --profile is required (or use --reference): the target has no demo data (octocat does not sign in with the demo password), so say what the suite may use there\n");
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("the OAuth client suite without a browser", () => {
+  it("is one line and exit 2, before anything starts", async () => {
+    const cli = await runCliInProcess(["conformance", "--oauth-client", "--profile", "conformance/examples/oauth-client/profile.yaml"], { env: { CHROMIUM_PATH: "/nonexistent/chromium" } });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toBe("service-contract: --oauth-client drives Chromium, and there is none at /nonexistent/chromium: install it (apt-get install -y chromium) or set CHROMIUM_PATH\n");
+    expect(cli.stdout).toBe("");
+  });
+});
