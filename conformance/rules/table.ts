@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { PACKAGE_ROOT, packageFile } from "../../generators/package-files.ts";
 import type { CaseMeta } from "../core/types.ts";
+import { DECLARABLE } from "../core/decisions.ts";
 import { allRules, coverage, decisionEntries, type Coverage, type Rule } from "./load.ts";
 
 export interface RuleRow extends Rule, Coverage {
@@ -57,6 +58,12 @@ export function problems(cases: readonly Pick<CaseMeta, "id" | "rules">[], root 
   return out;
 }
 
+/** How a profile switches a decision (`decisions:` in the profile): off, or a declared value for some. */
+export function switchOf(id: string): string {
+  const declarable = (DECLARABLE as Record<string, { describe: string; example: string }>)[id];
+  return declarable ? `decisions: { ${id}: off } — or declare the value: ${declarable.describe}; e.g. ${declarable.example}` : `decisions: { ${id}: off }`;
+}
+
 /** The table as text, for `conformance --list`: one block per rule. */
 export function formatRuleTable(rows: readonly RuleRow[]): string {
   const lines: string[] = [];
@@ -65,9 +72,12 @@ export function formatRuleTable(rows: readonly RuleRow[]): string {
     lines.push(`  ${r.text.length > 220 ? `${r.text.slice(0, 217)}…` : r.text}`);
     lines.push(`  cases: ${r.cases.length > 0 ? r.cases.join(", ") : r.unchecked ? `none — not checkable from outside: ${r.unchecked}` : r.gap ? `none yet — GAP: ${r.gap}` : "none — NO REASON GIVEN"}`);
     if (r.ref && r.ref.length > 0) lines.push(`  reference: ${r.ref.join(", ")}`);
+    if (r.source === "decisions" && r.cases.length > 0) lines.push(`  switch: ${switchOf(r.id)}`);
   }
   const checked = rows.filter((r) => r.cases.length > 0).length;
   const gaps = rows.filter((r) => r.cases.length === 0 && r.gap).length;
+  const switchable = rows.filter((r) => r.source === "decisions" && r.cases.length > 0).length;
+  lines.push("", `Seed rules (S-) are checked as the seed states them on every target; the ${switchable} decisions (D-) that cases enforce can each be switched off in the profile's decisions map, where the target chose otherwise.`);
   lines.push("", `${rows.length} rules: ${checked} enforced by cases, ${rows.length - checked - gaps} not checkable from outside (with the reason), ${gaps} gaps (checkable, no case yet)`);
   return lines.join("\n");
 }

@@ -44,12 +44,14 @@ function emptyCounts(): LevelCounts {
 export function ruleResults(results: readonly CaseResult[], findings: readonly Finding[], decisions?: Decisions): RuleResult[] {
   const ids = new Set<string>();
   for (const r of results) for (const id of r.rules ?? []) ids.add(id);
+  // A failure may name a rule its case does not list (ctx.rule of another rule): it counts too.
+  for (const r of results) if (r.status === "failed" && failedRule(r)) ids.add(failedRule(r)!);
   for (const f of findings) ids.add(f.rule);
   const out: RuleResult[] = [];
   for (const id of [...ids].sort()) {
     const cases = results.filter((r) => r.rules?.includes(id));
     const failures: RuleResult["failures"] = [];
-    for (const r of cases) if (r.status === "failed" && failedRule(r) === id) failures.push({ case: r.id, message: r.failure!.message, ...(r.failure!.seenIn ? { seenIn: r.failure!.seenIn } : {}) });
+    for (const r of results) if (r.status === "failed" && failedRule(r) === id) failures.push({ case: r.id, message: r.failure!.message, ...(r.failure!.seenIn ? { seenIn: r.failure!.seenIn } : {}) });
     for (const f of findings) if (f.rule === id && !failures.some((x) => x.seenIn === f.seenIn)) failures.push({ case: f.seenIn, message: f.message, seenIn: f.seenIn });
     let status: RuleResult["status"];
     if (decisions?.off(id)) status = "off";

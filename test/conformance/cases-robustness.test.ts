@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AREA_REQUESTS } from "../../conformance/run/rate-budget.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationTable } from "../../generated/client/operations.ts";
 import { validateRequest } from "../../generated/validators/index.js";
@@ -43,7 +44,22 @@ describe("the robustness cases", () => {
   });
 
   it("pass against the reference server, every one, within the time budget", async () => {
-    const summary = await runReference({ only: "ROBUST-*", receiverHost: false });
+    // Counted API requests (those answered with X-RateLimit-Remaining), anonymous and with a
+    // token: the figures the rate budget (conformance/run/rate-budget.ts) checks a target against.
+    const spentRequests = { anonymous: 0, user: 0 };
+    const counting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const auth = new Headers(init?.headers).get("authorization");
+      if (res.headers.has("x-ratelimit-remaining")) {
+        if (!auth) spentRequests.anonymous++;
+        else if (auth.startsWith("token ")) spentRequests.user++;
+      }
+      return res;
+    };
+    const summary = await runReference({ only: "ROBUST-*", receiverHost: false, fetch: counting });
+    expect(spentRequests.anonymous).toBeGreaterThan(0);
+    expect(spentRequests.anonymous, "AREA_REQUESTS.robustness.anonymous").toBeLessThanOrEqual(AREA_REQUESTS.robustness.anonymous);
+    expect(spentRequests.user, "AREA_REQUESTS.robustness.user").toBeLessThanOrEqual(AREA_REQUESTS.robustness.user);
     const notPassed = summary.results.filter((r) => r.status !== "passed");
     expect(notPassed.map((r) => `${r.id}: ${r.failure?.message ?? r.reason}`)).toEqual([]);
     expect(summary.results).toHaveLength(CASES.length);

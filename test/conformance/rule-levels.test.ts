@@ -163,6 +163,15 @@ describe("ctx.rule", () => {
   });
 });
 
+describe("a failure of a rule the case does not list", () => {
+  it("still counts against that rule at its level", async () => {
+    const other: Case = { ...MIXED, id: "LEVEL-OTHER-001", rules: ["S-FEED-HEADERS"], run: async (ctx) => ctx.rule("D-ETAG").fail("not strong") };
+    const summary = await against(feed(), [other]);
+    expect(summary.rules!.find((r) => r.id === "D-ETAG")).toMatchObject({ level: "contract", status: "failed", cases: [], failures: [{ case: "LEVEL-OTHER-001", message: "not strong" }] });
+    expect(failedLevel(summary)).toBe("contract");
+  });
+});
+
 describe("credentials stay home", () => {
   it("a Link to another origin fails the case that meets it, and nothing reaches that origin", async () => {
     const elsewhere = await startFakeTarget();
