@@ -110,6 +110,8 @@ const TABLE: readonly Entry[] = [
   { groups: ["deliveries"], path: /^\/body/, message: /./, rule: "D-SCHEMA-DELIVERY-LOG" },
   { groups: ["authorizations"], path: /^\/body(\/\d+)?\/(token|hashed_token|token_last_eight)$/, rule: "D-SCHEMA-AUTHORIZATION-TOKEN" },
   { groups: ["token"], path: /^\/body\/scope$/, message: /^must match pattern/, rule: "D-SCHEMA-ACCESS-TOKEN-SCOPE" },
+  // XML is the seed's; that it is application/xml (not text/xml or another +xml type) is the contract's.
+  { groups: ["token"], path: /^\/body/, message: /content type "(text\/xml|application\/[\w.-]+\+xml)"/, rule: "D-OAUTH-TOKEN-FORMATS" },
   { groups: ["token"], path: /^\/body/, message: /content type/, rule: "S-OAUTH-TOKEN-FORMATS" },
   { groups: ["token"], path: /^\/body/, rule: "S-TOKEN-RESPONSE-FIELDS" },
   { groups: ["authorize"], path: /^\/status$/, rule: "S-OAUTH-AUTHORIZE" },
