@@ -75,6 +75,8 @@ const TABLE: readonly Entry[] = [
   { path: /^\/status$/, errors: true, groups: ["token"], rule: "D-OAUTH-TOKEN-ERROR-STATUS" },
   { path: /^\/body/, errors: true, message: /Validation|errors/, rule: "D-SCHEMA-VALIDATION-ERROR" },
   { path: /^\/body\/errors/, errors: true, rule: "D-SCHEMA-VALIDATION-ERROR" },
+  // The authorize step's only error status is the 404 page for a request it refuses (an unknown client).
+  { path: /^\/status$/, errors: true, groups: ["authorize"], rule: "D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT" },
   { path: /^\/(body|status)/, errors: true, groups: ["authorize", "review"], rule: "D-OAUTH-PAGES" },
   { path: /^\/(body|status)/, errors: true, rule: "D-ERRORS" },
 

@@ -61,6 +61,8 @@ describe("a target that chose otherwise where the seed allows", () => {
         const all = declared.results.map(line).join("\n");
         expect(declared.results.filter((r) => r.status === "failed").map(line), all).toEqual([]);
         expect(declared.results.filter((r) => r.status === "passed").length, all).toBeGreaterThan(0);
+        // No rule fails either, not even by a finding another case's response brought up.
+        expect(declared.rules?.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failures[0]?.message}`), all).toEqual([]);
         if (v.setting === "off") expect(declared.decisions?.off).toContain(v.decision);
         else expect(declared.decisions?.declared[v.decision]).toEqual(v.setting);
         const rule = declared.rules?.find((r) => r.id === v.decision);

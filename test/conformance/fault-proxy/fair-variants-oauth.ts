@@ -164,6 +164,20 @@ export const FAIR_VARIANTS: FairVariant[] = [
     }),
   },
   {
+    name: "unknown-client-400",
+    decision: "D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT",
+    setting: "off",
+    only: "OAUTH-ERROR-002,ROBUST-AUTHORIZE-001",
+    failsUndeclared: ["OAUTH-ERROR-002"],
+    // An authorize request the web host refuses gets a 400 page instead of the contract's 404 (the
+    // seed says nothing of an unknown client_id; it still is never redirected anywhere).
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "auth" && pathOf(req) === "/login/oauth/authorize" && res.status === 404) res.status = 400;
+      },
+    }),
+  },
+  {
     name: "missing-scope-404",
     decision: "D-MISSING-SCOPE",
     setting: "off",
