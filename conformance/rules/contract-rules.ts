@@ -75,6 +75,8 @@ const TABLE: readonly Entry[] = [
   { path: /^\/status$/, errors: true, groups: ["token"], rule: "D-OAUTH-TOKEN-ERROR-STATUS" },
   { path: /^\/body/, errors: true, message: /Validation|errors/, rule: "D-SCHEMA-VALIDATION-ERROR" },
   { path: /^\/body\/errors/, errors: true, rule: "D-SCHEMA-VALIDATION-ERROR" },
+  // The authorize step's only error status is the 404 page for a request it refuses (an unknown client).
+  { path: /^\/status$/, errors: true, groups: ["authorize"], rule: "D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT" },
   { path: /^\/(body|status)/, errors: true, groups: ["authorize", "review"], rule: "D-OAUTH-PAGES" },
   { path: /^\/(body|status)/, errors: true, rule: "D-ERRORS" },
 
@@ -110,6 +112,8 @@ const TABLE: readonly Entry[] = [
   { groups: ["deliveries"], path: /^\/body/, message: /./, rule: "D-SCHEMA-DELIVERY-LOG" },
   { groups: ["authorizations"], path: /^\/body(\/\d+)?\/(token|hashed_token|token_last_eight)$/, rule: "D-SCHEMA-AUTHORIZATION-TOKEN" },
   { groups: ["token"], path: /^\/body\/scope$/, message: /^must match pattern/, rule: "D-SCHEMA-ACCESS-TOKEN-SCOPE" },
+  // XML is the seed's; that it is application/xml (not text/xml or another +xml type) is the contract's.
+  { groups: ["token"], path: /^\/body/, message: /content type "(text\/xml|application\/[\w.-]+\+xml)"/, rule: "D-OAUTH-TOKEN-FORMATS" },
   { groups: ["token"], path: /^\/body/, message: /content type/, rule: "S-OAUTH-TOKEN-FORMATS" },
   { groups: ["token"], path: /^\/body/, rule: "S-TOKEN-RESPONSE-FIELDS" },
   { groups: ["authorize"], path: /^\/status$/, rule: "S-OAUTH-AUTHORIZE" },

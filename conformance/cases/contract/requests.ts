@@ -3,26 +3,28 @@
  * handling decides (spec/DECISIONS.md, Request handling and the non-web flow details): an unknown
  * path or method, a malformed path value or number, an `Accept` it cannot serve or the v3 media
  * type, a body of the wrong type, a path value over 2048 characters, a token where Basic is
- * required and Basic where an operation takes none. Each answer is checked by status and error
- * shape `{message, documentation_url}`, never just "some 4xx".
+ * required and Basic where an operation takes none. Each answer is checked by status (the case's
+ * own decision) and error shape `{message, documentation_url}` with its wording (D-ERRORS, so a
+ * target with other error texts can switch that off), never just "some 4xx".
  */
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { HttpResponse } from "../../core/http.ts";
-import { check } from "../../core/failure.ts";
+import { check, type Checks } from "../../core/failure.ts";
 import { mainToken, publicRepo } from "../profile.ts";
 
 const SEED = "Errors › Other (spec/DECISIONS.md: Request handling)";
 
-function errorShape(res: HttpResponse, status: number, where: string, message?: string): void {
+function errorShape(ctx: CaseContext, res: HttpResponse, status: number, where: string, message?: string): void {
   check.status(res.status, status, where);
-  let body: { message?: unknown; documentation_url?: unknown };
+  const errors: Checks = ctx.rule("D-ERRORS");
+  let body: { message?: unknown; documentation_url?: unknown } = {};
   try {
     body = JSON.parse(res.text) as typeof body;
   } catch {
-    check.fail(`${where}: the ${status} body is the error shape {message, documentation_url}`, { expected: "JSON", actual: res.text.slice(0, 200), pointer: "/body" });
+    errors.fail(`${where}: the ${status} body is the error shape {message, documentation_url} (D-ERRORS)`, { expected: "JSON", actual: res.text.slice(0, 200), pointer: "/body" });
   }
-  check.ok(typeof body.message === "string" && typeof body.documentation_url === "string", `${where}: the ${status} body is the error shape {message, documentation_url}`, { actual: body, pointer: "/body" });
-  if (message !== undefined) check.equal(body.message, message, `${where}: the message`, "/body/message");
+  errors.ok(typeof body.message === "string" && typeof body.documentation_url === "string", `${where}: the ${status} body is the error shape {message, documentation_url} (D-ERRORS)`, { actual: body, pointer: "/body" });
+  if (message !== undefined) errors.equal(body.message, message, `${where}: the message (D-ERRORS)`, "/body/message");
 }
 
 function get(ctx: CaseContext, path: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
@@ -38,8 +40,8 @@ export const REQUEST_CASES: Case[] = [
     rules: ["D-REQ-UNKNOWN-PATH", "D-ERRORS"],
     needs: ["user"],
     async run(ctx) {
-      errorShape(await get(ctx, "/conformance-no-such-path"), 404, "GET /conformance-no-such-path");
-      errorShape(await ctx.http.request({ method: "DELETE", path: "/events", token: mainToken(ctx) }), 404, "DELETE /events (the path exists for GET only)");
+      errorShape(ctx, await get(ctx, "/conformance-no-such-path"), 404, "GET /conformance-no-such-path");
+      errorShape(ctx, await ctx.http.request({ method: "DELETE", path: "/events", token: mainToken(ctx) }), 404, "DELETE /events (the path exists for GET only)");
     },
   },
   {
@@ -47,14 +49,14 @@ export const REQUEST_CASES: Case[] = [
     title: "A malformed path value is 404; a number spelled otherwise than in decimal is 404 in a path and 422 in a query",
     area: "contract",
     seed: SEED,
-    rules: ["D-REQ-MALFORMED-PATH-VALUE", "D-REQ-NUMBERS", "D-INVALID-QUERY"],
+    rules: ["D-REQ-MALFORMED-PATH-VALUE", "D-REQ-NUMBERS", "D-INVALID-QUERY", "D-ERRORS"],
     needs: ["user", "public-repo", "issue"],
     async run(ctx) {
       const { full } = publicRepo(ctx);
-      errorShape(await get(ctx, `/repos/${full}/hooks/abc`), 404, `GET /repos/${full}/hooks/abc`);
+      errorShape(ctx, await get(ctx, `/repos/${full}/hooks/abc`), 404, `GET /repos/${full}/hooks/abc`);
       const hex = `0x${ctx.profile.issue!.toString(16)}`;
-      errorShape(await get(ctx, `/repos/${full}/issues/${hex}/events`), 404, `GET /repos/${full}/issues/${hex}/events (issue ${ctx.profile.issue} in hexadecimal)`);
-      errorShape(await get(ctx, "/events?page=0x2"), 422, "GET /events?page=0x2", "Validation Failed");
+      errorShape(ctx, await get(ctx, `/repos/${full}/issues/${hex}/events`), 404, `GET /repos/${full}/issues/${hex}/events (issue ${ctx.profile.issue} in hexadecimal)`);
+      errorShape(ctx, await get(ctx, "/events?page=0x2"), 422, "GET /events?page=0x2", "Validation Failed");
     },
   },
   {
@@ -78,12 +80,12 @@ export const REQUEST_CASES: Case[] = [
     title: "A request body of a type the operation does not take is 415 in the error shape",
     area: "contract",
     seed: SEED,
-    rules: ["D-REQ-WRONG-CONTENT-TYPE"],
+    rules: ["D-REQ-WRONG-CONTENT-TYPE", "D-ERRORS"],
     needs: ["user", "public-repo", "hook-admin"],
     async run(ctx) {
       const { full } = publicRepo(ctx);
       const res = await ctx.http.request({ method: "POST", path: `/repos/${full}/hooks`, headers: { "content-type": "text/plain" }, body: "name=web", token: mainToken(ctx) });
-      errorShape(res, 415, `POST /repos/${full}/hooks with Content-Type: text/plain`);
+      errorShape(ctx, res, 415, `POST /repos/${full}/hooks with Content-Type: text/plain`);
     },
   },
   {
@@ -91,10 +93,10 @@ export const REQUEST_CASES: Case[] = [
     title: "A path value longer than 2048 characters is 414 in the error shape",
     area: "contract",
     seed: SEED,
-    rules: ["D-REF-NONWEB-PATH-PARAMETERS"],
+    rules: ["D-REF-NONWEB-PATH-PARAMETERS", "D-ERRORS"],
     needs: ["user"],
     async run(ctx) {
-      errorShape(await get(ctx, `/users/${"a".repeat(2049)}/events`), 414, "GET /users/<2049 characters>/events");
+      errorShape(ctx, await get(ctx, `/users/${"a".repeat(2049)}/events`), 414, "GET /users/<2049 characters>/events");
     },
   },
   {
@@ -102,13 +104,13 @@ export const REQUEST_CASES: Case[] = [
     title: "A request body over the size limit (2 MiB against the 1 MiB default) is 413 in the error shape",
     area: "contract",
     seed: SEED,
-    rules: ["D-REQ-TOO-LARGE-BODY"],
+    rules: ["D-REQ-TOO-LARGE-BODY", "D-ERRORS"],
     needs: ["user", "public-repo", "hook-admin"],
     async run(ctx) {
       const { full } = publicRepo(ctx);
       const body = JSON.stringify({ name: "web", config: { url: "https://conformance.invalid/too-large" }, padding: "x".repeat(2 * 1024 * 1024) });
       const res = await ctx.http.request({ method: "POST", path: `/repos/${full}/hooks`, headers: { "content-type": "application/json" }, body, token: mainToken(ctx) });
-      errorShape(res, 413, `POST /repos/${full}/hooks with a 2 MiB body`);
+      errorShape(ctx, res, 413, `POST /repos/${full}/hooks with a 2 MiB body`);
     },
   },
   {
@@ -122,7 +124,9 @@ export const REQUEST_CASES: Case[] = [
       const app = ctx.profile.app!;
       const form = new URLSearchParams([["client_id", app.clientId], ["client_id", app.clientId], ["client_secret", app.clientSecret], ["code", "conformance-unknown-code"]]).toString();
       const res = await ctx.http.request({ method: "POST", host: "auth", path: "/login/oauth/access_token", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form });
-      check.status(res.status, 200, "POST /login/oauth/access_token with client_id twice (every token answer is 200)");
+      const declared = ctx.decisions.value("D-OAUTH-TOKEN-ERROR-STATUS");
+      const status: Checks = ctx.rule("D-OAUTH-TOKEN-ERROR-STATUS");
+      status.status(res.status, declared, `POST /login/oauth/access_token with client_id twice: a token error, answered with ${declared} (D-OAUTH-TOKEN-ERROR-STATUS)`);
       const body = res.json<{ error?: string; access_token?: string }>();
       check.equal(body.error, "incorrect_client_credentials", "client_id sent twice counts as no client_id", "/body/error");
       check.ok(body.access_token === undefined, "no token is issued", { expected: "no access_token", actual: body.access_token, pointer: "/body/access_token" });
@@ -133,11 +137,11 @@ export const REQUEST_CASES: Case[] = [
     title: "A token where Basic authentication is required is 401 Requires authentication",
     area: "contract",
     seed: "Authentication › Non-web flow (spec/DECISIONS.md: A token where Basic is required)",
-    rules: ["D-REF-NONWEB-TOKEN-FOR-BASIC"],
+    rules: ["D-REF-NONWEB-TOKEN-FOR-BASIC", "D-ERRORS"],
     needs: ["user"],
     async run(ctx) {
       const res = await ctx.http.request({ operationId: "listAuthorizations", token: mainToken(ctx) });
-      errorShape(res, 401, "GET /authorizations with a token", "Requires authentication");
+      errorShape(ctx, res, 401, "GET /authorizations with a token", "Requires authentication");
     },
   },
   {
@@ -145,7 +149,7 @@ export const REQUEST_CASES: Case[] = [
     title: "Basic authentication on an operation that does not take it is not read: the caller is anonymous",
     area: "contract",
     seed: "Authentication (spec/DECISIONS.md: Basic where an operation does not take it)",
-    rules: ["D-REF-NONWEB-BASIC-ELSEWHERE"],
+    rules: ["D-REF-NONWEB-BASIC-ELSEWHERE", "D-ERRORS"],
     needs: ["user", "private-repo"],
     async run(ctx) {
       const user = ctx.profile.users[0]!;
@@ -156,7 +160,7 @@ export const REQUEST_CASES: Case[] = [
       const withToken = await ctx.http.request({ operationId: "listRepoEvents", params: { owner, repo }, token: mainToken(ctx) });
       check.status(withToken.status, 200, `GET /repos/${full}/events with users[0]'s token`);
       const basic = await ctx.http.request({ operationId: "listRepoEvents", params: { owner, repo }, basic: { username: user.login, password } });
-      errorShape(basic, 404, `GET /repos/${full}/events (a private repository) with users[0]'s right password as Basic: read as anonymous`);
+      errorShape(ctx, basic, 404, `GET /repos/${full}/events (a private repository) with users[0]'s right password as Basic: read as anonymous`);
     },
   },
 ];

@@ -2,14 +2,15 @@
  * OAUTH-ERROR-* and OAUTH-STATE-*: how the authorize step fails and what it hands back (seed:
  * Errors › Authorization request errors; Endpoints › D, `state` "returned unchanged on
  * redirect"). Errors redirect to the registered callback URL with error, error_description,
- * error_uri and the state sent; an unknown client_id has no callback to trust, so it gets an
- * error page and never a redirect (an open redirector otherwise). `state` must survive any
+ * error_uri and the state sent. An unknown client_id has no callback to trust: the seed's
+ * redirect_uri rule forbids sending the browser to a URI no registered callback matches, and the
+ * contract answers a 404 page (D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT). `state` must survive any
  * characters a client may put in it, on the code redirect and on error redirects alike;
  * OAUTH-STATE-004 (DECISIONS: NUL in state): one the flow cannot carry (NUL) ends in the
- * invalid_request error redirect, the state still echoed.
+ * invalid_request error redirect — a decision; the seed's part is the state echoed unchanged.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
-import { check } from "../../core/failure.ts";
+import { CaseFailure, check, type Checks } from "../../core/failure.ts";
 import { app, callback, checkErrorRedirect, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, redirectQuery, revokeToken, SEED } from "./support.ts";
 
 /** Characters that break naive encoding: spaces, +, /, ?, &, =, #, %, quotes, angle brackets, non-ASCII. */
@@ -62,16 +63,23 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     title: "An unknown client_id gets an error page (404), never a redirect",
     area: "oauth",
     seed: SEED.authorize,
-    rules: ["D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT", "D-REF-OAUTH-REFUSED-AUTHORIZE"],
+    rules: ["S-OAUTH-REDIRECT-URI", "D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT", "D-REF-OAUTH-REFUSED-AUTHORIZE"],
     needs: ["app"],
     async run(ctx) {
       const clientId = `conformance-unknown-${freshState()}`;
-      const redirects = [app(ctx).callbackUrl, "https://conformance-elsewhere.invalid/callback"];
-      for (const redirect_uri of redirects) {
+      const elsewhere = "https://conformance-elsewhere.invalid/callback";
+      const decided = ctx.rule("D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT");
+      for (const redirect_uri of [app(ctx).callbackUrl, elsewhere]) {
         const res = await ctx.http.request({ operationId: "authorize", query: { client_id: clientId, redirect_uri, state: freshState() }, headers: { accept: "text/html" } });
-        check.status(res.status, 404, `an unknown client_id (redirect_uri ${redirect_uri}) gets the 404 error page`);
-        check.equal(res.headers.get("location"), null, "no Location: an unknown client has no callback to trust", "/headers/location");
-        check.matches(res.headers.get("content-type"), /^text\/html/i, "the error page is HTML", "/headers/content-type");
+        const location = res.headers.get("location");
+        // The seed: a given redirect_uri must match the registered callback; an unknown client
+        // has none, so the browser is never sent to the URI the request names.
+        if (redirect_uri === elsewhere && location !== null) {
+          check.ok(new URL(location, ctx.authUrl).host !== new URL(elsewhere).host, "an unknown client_id is never redirected to the redirect_uri it names", { actual: location, pointer: "/headers/location" });
+        }
+        decided.status(res.status, 404, `an unknown client_id (redirect_uri ${redirect_uri}) gets the 404 error page (D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT)`);
+        decided.equal(location, null, "no Location: an unknown client has no callback to trust (D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT)", "/headers/location");
+        decided.matches(res.headers.get("content-type"), /^text\/html/i, "the error page is HTML (D-OAUTH-AUTHORIZE-UNKNOWN-CLIENT)", "/headers/content-type");
       }
     },
   },
@@ -122,7 +130,10 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const { location } = await expectCode(ctx, {});
-      check.ok(!redirectQuery(location).hasOwnProperty("state"), "no state parameter when none was sent", { expected: "no state", actual: location.href, pointer: "/headers/location/state" });
+      // The seed returns the state "unchanged"; that none comes back when none was sent (rather
+      // than an empty one) is the contract's reading.
+      const decided: Checks = ctx.rule("D-SCHEMA-AUTHORIZE-ERROR-REDIRECT");
+      decided.ok(!redirectQuery(location).hasOwnProperty("state"), "no state parameter when none was sent (D-SCHEMA-AUTHORIZE-ERROR-REDIRECT)", { expected: "no state", actual: location.href, pointer: "/headers/location/state" });
     },
   },
   {
@@ -134,8 +145,19 @@ export const AUTHORIZE_ERROR_CASES: Case[] = [
     needs: OAUTH_NEEDS,
     async run(ctx) {
       const state = `${freshState()}\u0000nul`;
-      const location = await ctx.authorize({ client_id: app(ctx).clientId, state });
-      checkErrorRedirect(ctx, location, "invalid_request", state);
+      let location: URL;
+      try {
+        location = await ctx.authorize({ client_id: app(ctx).clientId, state });
+      } catch (error) {
+        // A target that chose otherwise may refuse such a request with a page of its own: the
+        // seed speaks of the state on a redirect, and there is none to judge.
+        if (error instanceof CaseFailure && ctx.decisions.off("D-REF-OAUTH-NUL-STATE")) ctx.skip(`no redirect to judge the state on: ${error.message}`);
+        throw error;
+      }
+      // The seed: whatever the redirect carries, the state comes back unchanged.
+      check.equal(redirectQuery(location).state, state, "the state comes back unchanged, NUL and all", "/headers/location/state");
+      // The contract: the flow cannot carry a NUL, so it ends at once in invalid_request.
+      if (ctx.decisions.on("D-REF-OAUTH-NUL-STATE")) checkErrorRedirect(ctx, location, "invalid_request", state, "D-REF-OAUTH-NUL-STATE");
     },
   },
 ];

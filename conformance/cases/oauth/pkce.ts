@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Case, CaseContext } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
-import { app, checkErrorRedirect, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken } from "./support.ts";
+import { app, checkErrorRedirect, checkTokenStatus, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken } from "./support.ts";
 
 const SEED = "Authentication › Web application flow; spec/DECISIONS.md › PKCE (RFC 7636)";
 
@@ -27,7 +27,7 @@ function pkceCase(id: string, title: string, run: (ctx: CaseContext) => Promise<
     title,
     area: "oauth",
     seed: SEED,
-    rules: ["D-OAUTH-PKCE"],
+    rules: ["D-OAUTH-PKCE", "D-OAUTH-TOKEN-ERROR-STATUS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
       if (ctx.profile.pkce === false) ctx.skip("the profile says the target has no PKCE (pkce: false)");
@@ -38,9 +38,10 @@ function pkceCase(id: string, title: string, run: (ctx: CaseContext) => Promise<
 
 /** Exchanges `code` with the given extra fields, expecting `error` (or a token when undefined); returns the token. */
 async function expectExchange(ctx: CaseContext, code: string, extra: Record<string, string>, error: string | undefined, what: string): Promise<string | undefined> {
-  const { body } = await exchange(ctx, { ...credentials(ctx), code, ...extra });
+  const { res, body } = await exchange(ctx, { ...credentials(ctx), code, ...extra });
   if (error !== undefined) {
     check.equal(body.error, error, `${what}: the exchange is refused with ${error}`, "/body/error");
+    checkTokenStatus(ctx, res, body);
     return undefined;
   }
   check.ok(!body.error && body.access_token, `${what}: the exchange gives a token`, { expected: "access_token", actual: body, pointer: "/body" });

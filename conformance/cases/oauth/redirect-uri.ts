@@ -122,11 +122,12 @@ const RULES: Record<string, readonly string[]> = {
   "OAUTH-REDIRECT-011": ["S-OAUTH-REDIRECT-URI", "S-OAUTH-STATE"],
   "OAUTH-REDIRECT-012": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
   "OAUTH-REDIRECT-013": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
-  "OAUTH-REDIRECT-014": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  // The seed compares host and port (and path); the scheme and a fragment are RFC 6749's and ours.
+  "OAUTH-REDIRECT-014": ["D-CONF-REDIRECT-URI-BOUNDARIES"],
   "OAUTH-REDIRECT-015": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
   "OAUTH-REDIRECT-016": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
   "OAUTH-REDIRECT-017": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
-  "OAUTH-REDIRECT-018": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
+  "OAUTH-REDIRECT-018": ["D-CONF-REDIRECT-URI-BOUNDARIES"],
   "OAUTH-REDIRECT-019": ["S-OAUTH-REDIRECT-URI", "D-CONF-REDIRECT-URI-BOUNDARIES"],
 };
 
@@ -213,7 +214,9 @@ export const REDIRECT_CASES: Case[] = withRules(RULES, [
     id: "OAUTH-REDIRECT-021",
     title: "Other spellings of the callback's host and port (2130706433, 0x7f000001, a trailing dot, :0port, http:/, http:///, spaces, :@, fullwidth) are rejected",
     area: "oauth",
-    rules: ["S-OAUTH-REDIRECT-URI", "D-OAUTH-REDIRECT-SPELLINGS"],
+    // Every spelling here names the callback's host and port to a URL parser: refusing them is
+    // the contract's reading of "exactly", not the seed's letter.
+    rules: ["D-OAUTH-REDIRECT-SPELLINGS"],
     seed: `${SEED.redirect}; spec/DECISIONS.md › Redirect URI host and port as written`,
     needs: OAUTH_NEEDS,
     async run(ctx: CaseContext) {

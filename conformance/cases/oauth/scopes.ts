@@ -3,14 +3,17 @@
  * application flow, "Scope normalization": `user, gist, user:email` → `user, gist`; the Scopes
  * table's implications; Authentication › Scope headers). The normalized list must be what the
  * token stores, so each case checks the token response and `X-OAuth-Scopes` on an API request
- * made with the token. Order within a list is not part of the rule: lists compare as sets.
+ * made with the token. Order within a list is not part of the rule: lists compare as sets. The
+ * seed's scope headers are comma-separated lists; `, ` as the separator and the scopes each
+ * operation accepts are the contract's (D-SCOPE-HEADERS). Space-separated input is D-OAUTH-SCOPE-INPUT
+ * (the seed's scope parameter is comma-separated).
  */
 import type { Case, CaseDraft, CaseContext } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
 import type { OperationId } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { acceptedScopes } from "./accepted-scopes.ts";
-import { OAUTH_NEEDS, revokeToken, scopeSet, SEED, tokenFor } from "./support.ts";
+import { COMMA_LIST, OAUTH_NEEDS, revokeToken, scopeSet, SEED, tokenFor } from "./support.ts";
 
 /** X-OAuth-Scopes (and X-Accepted-OAuth-Scopes) of an API request made with `token`. */
 async function scopeHeaders(ctx: CaseContext, token: string, operationId: OperationId = "listPublicEvents", params: Record<string, string> = {}) {
@@ -20,7 +23,7 @@ async function scopeHeaders(ctx: CaseContext, token: string, operationId: Operat
   const accepted = res.headers.get("x-accepted-oauth-scopes");
   check.ok(granted !== null, "a token-authenticated response carries X-OAuth-Scopes", { expected: "the header", actual: null, pointer: "/headers/x-oauth-scopes" });
   check.ok(accepted !== null, "a token-authenticated response carries X-Accepted-OAuth-Scopes", { expected: "the header", actual: null, pointer: "/headers/x-accepted-oauth-scopes" });
-  return { granted: scopeSet(granted), accepted: scopeSet(accepted) };
+  return { granted: scopeSet(granted), accepted: scopeSet(accepted), res };
 }
 
 function normalization(id: string, title: string, requested: string, expected: string[]): CaseDraft {
@@ -63,10 +66,18 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
     async run(ctx) {
       const { token } = await tokenFor(ctx, "repo,user");
       const [owner, repo] = ctx.profile.repos!.public!.split("/") as [string, string];
+      const decided = ctx.rule("D-SCOPE-HEADERS");
       for (const [operationId, params] of [["listRepoEvents", { owner, repo }], ["listPublicEvents", {}]] as const) {
-        const { granted, accepted } = await scopeHeaders(ctx, token, operationId, params);
-        check.equal(granted, ["repo", "user"], `${operationId}: X-OAuth-Scopes`, "/headers/x-oauth-scopes");
-        check.equal(accepted, acceptedScopes(operationId), `${operationId}: X-Accepted-OAuth-Scopes (the contract's x-accepted-scopes)`, "/headers/x-accepted-oauth-scopes");
+        const { res } = await scopeHeaders(ctx, token, operationId, params);
+        for (const name of ["x-oauth-scopes", "x-accepted-oauth-scopes"]) {
+          const value = res.headers.get(name);
+          // The seed: comma-separated lists. The contract: joined with ", " (D-SCOPE-HEADERS).
+          check.matches(value, COMMA_LIST, `${operationId}: ${name} is a comma-separated list`, `/headers/${name}`);
+          decided.matches(value, /^([^,\s]+(, [^,\s]+)*)?$/, `${operationId}: ${name} is joined with ", " (D-SCOPE-HEADERS)`, `/headers/${name}`);
+        }
+        check.equal(scopeSet(res.headers.get("x-oauth-scopes")), ["repo", "user"], `${operationId}: X-OAuth-Scopes lists the token's scopes`, "/headers/x-oauth-scopes");
+        // Which scopes an operation checks for is the contract's (x-accepted-scopes; D-ANONYMOUS-ACCESS for the feeds).
+        decided.equal(scopeSet(res.headers.get("x-accepted-oauth-scopes")), acceptedScopes(operationId), `${operationId}: X-Accepted-OAuth-Scopes is the contract's x-accepted-scopes (D-SCOPE-HEADERS)`, "/headers/x-accepted-oauth-scopes");
       }
       await revokeToken(ctx, token);
     },

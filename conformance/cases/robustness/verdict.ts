@@ -3,13 +3,17 @@
  * shape — `Error` ({message, documentation_url?}), and `ValidationError` for a 422 — as JSON.
  * On the web host (the OAuth pages and the token exchange, whose errors the seed gives with
  * status 200 or as HTML pages): anything but a 5xx, a JSON 4xx in one of the error shapes, and
- * never an access token. A problem is returned as a sentence and the value that shows it.
+ * never an access token. A problem is returned as a sentence, the value that shows it, and the
+ * rule it breaks: a 5xx, a bad input accepted or a token handed out break D-CONF-ROBUSTNESS; an
+ * answer outside the error shape breaks D-ERRORS (the seed shows no error answers for the API, so
+ * a profile that switches D-ERRORS off keeps only the first kind).
  */
 import { validateSchema } from "../../../generated/validators/index.js";
 import type { HttpResponse } from "../../core/http.ts";
 import type { OperationModel } from "./operations.ts";
 
 export interface Problem {
+  rule: "D-CONF-ROBUSTNESS" | "D-ERRORS";
   message: string;
   expected: unknown;
   actual: unknown;
@@ -43,24 +47,24 @@ function shapeProblem(value: unknown, schemas: readonly string[]): string | unde
 
 export function judge(op: OperationModel, response: HttpResponse): Problem | undefined {
   const { status } = response;
-  if (status >= 500) return { message: `a bad input to ${op.operationId} answered ${status}`, expected: "a 4xx", actual: { status, body: excerpt(response.text) }, pointer: "/status" };
+  if (status >= 500) return { rule: "D-CONF-ROBUSTNESS", message: `a bad input to ${op.operationId} answered ${status}`, expected: "a 4xx", actual: { status, body: excerpt(response.text) }, pointer: "/status" };
   if (op.host === "api") {
-    if (status < 400) return { message: `a bad input to ${op.operationId} was accepted (${status})`, expected: "a 4xx", actual: { status, body: excerpt(response.text) }, pointer: "/status" };
+    if (status < 400) return { rule: "D-CONF-ROBUSTNESS", message: `a bad input to ${op.operationId} was accepted (${status})`, expected: "a 4xx", actual: { status, body: excerpt(response.text) }, pointer: "/status" };
     const body = jsonBody(response);
     if (!body.ok) {
-      return { message: `${op.operationId} answered ${status} without a JSON error body`, expected: "application/json {message, documentation_url}", actual: { contentType: response.headers.get("content-type"), body: excerpt(response.text) }, pointer: "/body" };
+      return { rule: "D-ERRORS", message: `${op.operationId} answered ${status} without a JSON error body`, expected: "application/json {message, documentation_url}", actual: { contentType: response.headers.get("content-type"), body: excerpt(response.text) }, pointer: "/body" };
     }
     const problem = shapeProblem(body.value, status === 422 ? ["ValidationError"] : ["Error"]);
-    if (problem) return { message: `${op.operationId} answered ${status} outside the error shape (${problem})`, expected: status === 422 ? "ValidationError" : "Error", actual: body.value, pointer: "/body" };
+    if (problem) return { rule: "D-ERRORS", message: `${op.operationId} answered ${status} outside the error shape (${problem})`, expected: status === 422 ? "ValidationError" : "Error", actual: body.value, pointer: "/body" };
     return undefined;
   }
   if (/access_token=|"access_token"\s*:|<access_token>/.test(response.text)) {
-    return { message: `a bad input to ${op.operationId} was answered with an access token`, expected: "an error, no token", actual: { status, body: excerpt(response.text) }, pointer: "/body/access_token" };
+    return { rule: "D-CONF-ROBUSTNESS", message: `a bad input to ${op.operationId} was answered with an access token`, expected: "an error, no token", actual: { status, body: excerpt(response.text) }, pointer: "/body/access_token" };
   }
   if (status >= 400) {
     const body = jsonBody(response);
     const problem = body.ok ? shapeProblem(body.value, ["Error", "ValidationError", "OAuthTokenError"]) : undefined;
-    if (problem) return { message: `${op.operationId} answered ${status} outside the error shapes (${problem})`, expected: "Error, ValidationError or OAuthTokenError", actual: body.ok ? body.value : undefined, pointer: "/body" };
+    if (problem) return { rule: "D-ERRORS", message: `${op.operationId} answered ${status} outside the error shapes (${problem})`, expected: "Error, ValidationError or OAuthTokenError", actual: body.ok ? body.value : undefined, pointer: "/body" };
   }
   return undefined;
 }

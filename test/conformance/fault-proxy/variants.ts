@@ -197,11 +197,12 @@ export const VARIANTS: Variant[] = [
   },
   {
     name: "xml-token-order",
-    rule: "S-OAUTH-TOKEN-FORMATS",
+    rule: "D-OAUTH-TOKEN-FORMATS",
     class: "fail-not-note",
     only: "OAUTH-TOKEN-003",
     fails: ["OAUTH-TOKEN-003"],
-    // The XML token response with access_token first (the seed shows token_type, scope, access_token).
+    // The XML token response with access_token first: the seed lists token_type, scope, access_token
+    // without requiring an order, the contract requires that order (a fair variant declares it off).
     fault: () => ({
       response(side, req, res) {
         if (side !== "auth" || pathOf(req) !== "/login/oauth/access_token" || !(header(res.headers, "content-type") ?? "").includes("xml")) return;
