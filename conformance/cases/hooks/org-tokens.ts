@@ -42,16 +42,16 @@ export const ORG_TOKEN_CASES: Case[] = [
       const org = ctx.profile.org!;
       const { token: oauth } = await tokenFor(ctx, "admin:org_hook");
       const made: { id: number; token: string }[] = [];
-      const create = async (token: string, who: string): Promise<number> => {
-        const res = await orgHooks(ctx, token, "createOrgHook", { json: createBody(receiverOf(ctx).url(hookPath("HOOKS-ORG-TOKEN-001", who)), { events: ["repository"] }) });
+      const create = async (token: string, who: string, label: string): Promise<number> => {
+        const res = await orgHooks(ctx, token, "createOrgHook", { json: createBody(receiverOf(ctx).url(hookPath("HOOKS-ORG-TOKEN-001", label)), { events: ["repository"] }) });
         check.status(res.status, 201, `POST /orgs/${org}/hooks with ${who}`);
         const id = res.json<Hook>().id;
         made.push({ id, token });
         return id;
       };
       try {
-        const byApp = await create(oauth, "the OAuth token");
-        const byUser = await create(personal, "the personal token");
+        const byApp = await create(oauth, "the OAuth token", "oauth");
+        const byUser = await create(personal, "the personal token", "personal");
         const appSees = await listedIds(ctx, oauth, "the OAuth token");
         check.ok(appSees.includes(byApp), "the OAuth token lists the hook its application created", { expected: byApp, actual: appSees, pointer: "/body" });
         check.ok(!appSees.includes(byUser), "the OAuth token does not list the hook created with the personal token", { expected: `not ${byUser}`, actual: appSees, pointer: "/body" });
