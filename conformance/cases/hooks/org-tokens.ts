@@ -1,9 +1,11 @@
 /**
- * HOOKS-ORG-TOKEN-*: organization hooks and the token that manages them (seed: Authentication ›
+ * HOOKS-OWNERSHIP-*: organization hooks and the token that manages them (seed: Authentication ›
  * Scopes — admin:org_hook: "OAuth tokens only on hooks created by the OAuth application;
  * personal access tokens only on hooks created by a user"; D-REF-HOOKS-ORG-TOKENS: a hook the
  * token may not manage is not there for it, 404). The OAuth token comes from the web flow with
- * the profile's application; users[0]'s profile token is the personal one.
+ * the profile's application. The personal token is made for the case with Basic authentication
+ * (the non-web flow, without an application) when the profile gives users[0]'s password and keeps
+ * the contract's authorizations API; otherwise users[0]'s profile token is taken as one (noted).
  */
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { HttpResponse } from "../../core/http.ts";
@@ -11,6 +13,19 @@ import { HttpClient } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { adminToken, createBody, hookPath, receiverOf, SEED, type Hook } from "./support.ts";
 import { OAUTH_NEEDS, revokeGrant, tokenFor } from "../oauth/support.ts";
+import { createToken, freshNote, tidy } from "../oauth/nonweb-support.ts";
+
+/** A token of users[0] without an application, and how to delete it again (when the case made it). */
+async function personalToken(ctx: CaseContext): Promise<{ token: string; done: () => Promise<void> }> {
+  const user = ctx.profile.users[0]!;
+  if (!user.password || ctx.decisions.off("D-NONWEB-AUTHORIZATIONS")) {
+    ctx.note("users[0]'s profile token is taken as the personal token (no password, or the authorizations API is switched off)");
+    return { token: adminToken(ctx), done: async () => undefined };
+  }
+  const basic = { username: user.login, password: user.password };
+  const created = await createToken(ctx, basic, { scopes: ["admin:org_hook"], note: freshNote("HOOKS-OWNERSHIP-001") });
+  return { token: created.token, done: () => tidy(ctx, basic, created.id) };
+}
 
 const SCOPES_SEED = `Authentication › Scopes (admin:org_hook); ${SEED.subscription}`;
 
@@ -31,19 +46,20 @@ async function listedIds(ctx: CaseContext, token: string, who: string): Promise<
 
 export const ORG_TOKEN_CASES: Case[] = [
   {
-    id: "HOOKS-ORG-TOKEN-001",
+    id: "HOOKS-OWNERSHIP-001",
     title: "An OAuth token manages only the organization hooks its application created; a personal token only those created without one",
     area: "hooks",
     seed: SCOPES_SEED,
     rules: ["S-SCOPE-HOOKS", "D-REF-HOOKS-ORG-TOKENS"],
     needs: [...OAUTH_NEEDS, "user", "org", "receiver"],
     async run(ctx) {
-      const personal = adminToken(ctx);
+      const mine = await personalToken(ctx);
+      const personal = mine.token;
       const org = ctx.profile.org!;
       const { token: oauth } = await tokenFor(ctx, "admin:org_hook");
       const made: { id: number; token: string }[] = [];
       const create = async (token: string, who: string, label: string): Promise<number> => {
-        const res = await orgHooks(ctx, token, "createOrgHook", { json: createBody(receiverOf(ctx).url(hookPath("HOOKS-ORG-TOKEN-001", label)), { events: ["repository"] }) });
+        const res = await orgHooks(ctx, token, "createOrgHook", { json: createBody(receiverOf(ctx).url(hookPath("HOOKS-OWNERSHIP-001", label)), { events: ["repository"] }) });
         check.status(res.status, 201, `POST /orgs/${org}/hooks with ${who}`);
         const id = res.json<Hook>().id;
         made.push({ id, token });
@@ -68,6 +84,7 @@ export const ORG_TOKEN_CASES: Case[] = [
         const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
         for (const { id, token } of made) await orgHooks(ctx, token, "deleteOrgHook", { id, client: side }).catch(() => undefined);
         await revokeGrant(ctx, oauth);
+        await mine.done();
       }
     },
   },

@@ -151,7 +151,8 @@ export const REVIEW_CASES: Case[] = [
         const done = await session.post(url, revoke.form.action, formData(revoke.form, {}, revoke.button));
         check.ok(done.status < 400, "pressing Revoke is accepted", { expected: "a page or a redirect", actual: `${done.status} ${done.text.replace(/\s+/g, " ").slice(0, 160)}`, pointer: "/status" });
         revoked = true;
-        check.equal(await tokenStatus(ctx, token), 401, "after revoking on the review page, the application's token is refused", "/status");
+        const after = await tokenStatus(ctx, token);
+        check.ok(after >= 400 && after < 500, "after revoking on the review page, the application's token is refused", { expected: "a 4xx refusal", actual: after, pointer: "/status" });
         const again = await session.get(reviewUrl(ctx), true);
         ctx.rule("D-OAUTH-REVIEW-PAGE").status(again.status, 404, "once revoked, the review page answers 404 (no grant any more)");
       } finally {

@@ -1,7 +1,7 @@
 /**
- * OAUTH-TOKEN-READ-* and OAUTH-SCOPE-UNKNOWN-*: what the web flow does with input it cannot use.
+ * OAUTH-UNREADABLE-* and OAUTH-UNKNOWNSCOPE-*: what the web flow does with input it cannot use.
  * A token request the endpoint cannot read (fields of the wrong type, a body that is not JSON) is
- * answered like any token error — status 200 with the OAuth error its checks reach in their
+ * answered like any token error — status 200 (or the declared D-OAUTH-TOKEN-ERROR-STATUS) with the OAuth error its checks reach in their
  * usual order (D-OAUTH-TOKEN-UNREADABLE). Unknown scope names on the authorize page are ignored:
  * the code and its token carry the known ones only (D-REF-OAUTH-UNKNOWN-SCOPES; the non-web
  * flow's 422 for them is OAUTH-NONWEB-004's).
@@ -13,16 +13,18 @@ import { credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeGrant
 
 export const TOKEN_READ_CASES: Case[] = [
   {
-    id: "OAUTH-TOKEN-READ-001",
+    id: "OAUTH-UNREADABLE-001",
     title: "A token request with fields of the wrong type or a body that is not JSON gets 200 with the OAuth error its checks reach",
     area: "oauth",
     seed: SEED.tokenErrors,
-    rules: ["D-OAUTH-TOKEN-UNREADABLE"],
+    rules: ["D-OAUTH-TOKEN-UNREADABLE", "D-OAUTH-TOKEN-ERROR-STATUS"],
     needs: ["app"],
     async run(ctx) {
+      // The status of token errors is a declarable choice: the one the profile declares, else 200.
+      const status = ctx.decisions.value("D-OAUTH-TOKEN-ERROR-STATUS");
       const ask = async (init: { json?: unknown; body?: string }, what: string, error: string) => {
         const res = await ctx.http.request({ operationId: "createAccessToken", ...init, headers: { accept: "application/json", "content-type": "application/json" } });
-        check.status(res.status, 200, `${what}: the token endpoint answers 200, as for every token error`);
+        ctx.rule("D-OAUTH-TOKEN-ERROR-STATUS").status(res.status, status, `${what}: the token endpoint answers ${status}, as for every token error`);
         const body = tokenBody(res);
         check.equal(body.error, error, `${what}: error ${error}`, "/body/error");
         check.ok(!body.access_token, `${what}: no token`, { actual: body.access_token, pointer: "/body/access_token" });
@@ -35,7 +37,7 @@ export const TOKEN_READ_CASES: Case[] = [
     },
   },
   {
-    id: "OAUTH-SCOPE-UNKNOWN-001",
+    id: "OAUTH-UNKNOWNSCOPE-001",
     title: "Unknown scope names on the authorize page are ignored: the token carries the known ones only",
     area: "oauth",
     seed: SEED.authorize,
