@@ -114,10 +114,11 @@ export const SERVICE_HOOK_CASES: Case[] = [
         for (const h of after) made.add(h.id);
         check.equal(after.map((h) => h.id), [hook.id], `one ${service.name} hook per repository: after creating it twice, the repository has the one hook`, "/body");
         d.status(second.status, 200, "creating the service again answers 200 with the existing hook, updated");
-        const updated = second.json<Hook>();
-        d.equal(updated.id, hook.id, "the second create answers the same hook", "/body/id");
-        d.equal([...updated.events].sort(), [...events].sort(), "the second create's events are taken", "/body/events");
-        if (key) d.equal(updated.config[key], config[key], `the second create's config.${key} is taken`, `/body/config/${key}`);
+        // Read only when it is a hook: a target that refuses the second create (the seed allows it) declares this decision off.
+        const updated = is2xx(second) ? second.json<Hook>() : undefined;
+        d.equal(updated?.id, hook.id, "the second create answers the same hook", "/body/id");
+        d.equal([...(updated?.events ?? [])].sort(), [...events].sort(), "the second create's events are taken", "/body/events");
+        if (key) d.equal(updated?.config?.[key], config[key], `the second create's config.${key} is taken`, `/body/config/${key}`);
         d.equal(second.headers.get("location"), null, "an update has no Location", "/headers/location");
 
         const gone = await hookRequest(ctx, place, "remove", { id: hook.id });
