@@ -412,8 +412,8 @@ export const VARIANTS: Variant[] = [
     name: "unreadable-token-request-400",
     rule: "D-OAUTH-TOKEN-UNREADABLE",
     class: "value",
-    only: "OAUTH-TOKEN-READ-001",
-    fails: ["OAUTH-TOKEN-READ-001"],
+    only: "OAUTH-UNREADABLE-001",
+    fails: ["OAUTH-UNREADABLE-001"],
     // A token request whose body is not JSON answered 400 instead of 200 with an OAuth error.
     fault: () => ({
       request(side, req) {
