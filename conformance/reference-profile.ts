@@ -1,7 +1,8 @@
 /**
  * `conformance --reference`: the reference server on a temporary in-memory database with the demo
  * seed (and a short history), and the profile that matches it — octocat (a token with every scope the cases use) and
- * defunkt as the second user, the demo application, octo-org, octocat/hello-world and
+ * defunkt as the second user, the demo application and the suspended one beside it, monalisa
+ * (two-factor) with her TOTP secret, a travis service hook on octocat/hello-world, octo-org, octocat/hello-world and
  * octocat/secret-plans, issue #1, the `form` authorize driver, and a trigger for every event the
  * reference can make happen (POST /_admin/simulate/<event> with a random admin token). This is
  * the suite's own proof that it passes against a correct implementation, and what the tests run
@@ -26,6 +27,18 @@ export const REFERENCE_USERS: Record<"main" | "second", { login: string; passwor
 };
 
 export const REFERENCE_APP = { clientId: "demo-client-id-0001", clientSecret: "demo-client-secret-0001-keep-it-private", callbackUrl: "http://127.0.0.1:8080/callback" };
+
+/** The demo's second application (suspended: it may still check, reset and revoke its tokens). */
+export const REFERENCE_OTHER_APP = { clientId: "demo-client-id-0002", clientSecret: "demo-client-secret-0002-keep-it-private" };
+
+/** The demo's two-factor user (reference/seed/README.md): codes from its TOTP secret. */
+export const REFERENCE_TWO_FACTOR = { login: "monalisa", password: "monalisa-demo-password", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" };
+
+/**
+ * A service hook the reference offers (travis, the contract's own example) on octocat/hello-world;
+ * its domain never resolves, so nothing it would send leaves the machine.
+ */
+export const REFERENCE_SERVICE_HOOK = { repo: "octocat/hello-world", name: "travis", config: { user: "conformance", token: "conformance-travis-token", domain: "ci.conformance.invalid" } };
 
 /** The events the reference's simulate endpoint knows, with any steps or defaults they need. */
 function referenceTriggers(actions: readonly string[], adminToken: string, second: string): Pick<Profile, "triggers" | "triggerParams"> {
@@ -95,8 +108,11 @@ export async function demoProfileShape(mainToken: string, secondToken: string, a
       { login: second.login, password: second.password, token: secondToken },
     ],
     app: { ...REFERENCE_APP },
+    otherApp: { ...REFERENCE_OTHER_APP },
+    twoFactor: { ...REFERENCE_TWO_FACTOR },
     org: "octo-org",
     repos: { public: "octocat/hello-world", private: "octocat/secret-plans" },
+    serviceHook: { ...REFERENCE_SERVICE_HOOK, config: { ...REFERENCE_SERVICE_HOOK.config } },
     issue: 1,
     authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
     ...(adminToken ? referenceTriggers(ACTION_NAMES, adminToken, second.login) : {}),

@@ -21,6 +21,33 @@ export interface ProfileApp {
   callbackUrl: string;
 }
 
+/** A second registered OAuth application (it may be suspended), for the application-endpoint cases. */
+export interface ProfileOtherApp {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A user with two-factor authentication by an authenticator app, and its TOTP secret (RFC 6238). */
+export interface ProfileTwoFactorUser {
+  login: string;
+  password: string;
+  /** Base32, as an authenticator app is given it. */
+  totpSecret: string;
+  /** Default 6. */
+  digits?: number;
+  /** Seconds per code; default 30. */
+  period?: number;
+  /** Default SHA1. */
+  algorithm?: "SHA1" | "SHA256" | "SHA512";
+}
+
+/** Where users[0] may install a service hook: a repository it administers, a catalog service other than web, a config it accepts. */
+export interface ProfileServiceHook {
+  repo: string;
+  name: string;
+  config: Record<string, string>;
+}
+
 /** One way to make an event happen on the target. `{param}` in strings is replaced from the case's params. */
 export type TriggerStep =
   | { http: { method: string; url: string; headers?: Record<string, string>; body?: unknown } }
@@ -40,8 +67,14 @@ export interface Profile {
   /** users[0]: the main user; users[1]: another user without access to the private repository. */
   users: ProfileUser[];
   app?: ProfileApp;
+  /** A second OAuth application (may be suspended): app A's credentials on a path naming it are refused. */
+  otherApp?: ProfileOtherApp;
+  /** A user with two-factor on and how to compute its codes; not users[0] or [1] (the case uses up codes and makes failed attempts). */
+  twoFactor?: ProfileTwoFactorUser;
   org?: string;
   repos?: { public?: string; private?: string };
+  /** Where a service hook may be installed, and which (the service-hook cases). */
+  serviceHook?: ProfileServiceHook;
   /** An issue number in the public repository. */
   issue?: number;
   authorize?: AuthorizeDriver;

@@ -24,7 +24,11 @@ export type Need =
   | "issue" // profile.issue: a number in the public repository
   | "trigger" // profile.triggers: a way to make events happen
   | "receiver" // the built-in webhook receiver, reachable from the target
-  | "hook-admin"; // users[0] administers the public repository (may create hooks)
+  | "hook-admin" // users[0] administers the public repository (may create hooks)
+  | "basic" // users[0]'s password, for the non-web flow's Basic authentication
+  | "other-app" // profile.otherApp: a second application's credentials
+  | "two-factor" // profile.twoFactor: a two-factor user and its TOTP secret
+  | "service-hook"; // profile.serviceHook: where a service hook may be installed, and which
 
 export interface CaseMeta {
   /** Stable: `OAUTH-REDIRECT-004`. Never renumber; retire instead. */

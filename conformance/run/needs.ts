@@ -27,6 +27,10 @@ const REASONS: Record<Need, (p: Profile, run: RunFacilities) => string | undefin
   issue: (p) => (p.issue !== undefined ? undefined : "profile has no issue number"),
   trigger: (p) => (p.triggers && Object.keys(p.triggers).length > 0 ? undefined : "profile has no triggers"),
   receiver: (_p, run) => run.noReceiver,
+  basic: (p) => (p.users[0]?.password ? undefined : "profile has no password for users[0] (the non-web flow authenticates with Basic)"),
+  "other-app": (p) => (p.otherApp ? undefined : "profile has no second application (otherApp: clientId, clientSecret)"),
+  "two-factor": (p) => (p.twoFactor ? undefined : "profile has no two-factor user (twoFactor: login, password, totpSecret)"),
+  "service-hook": (p) => (p.serviceHook ? (p.users[0]?.token ? undefined : "profile has no token for users[0]") : "profile has no service hook to install (serviceHook: repo, name, config)"),
   "hook-admin": (p) => (p.users[0]?.token && p.repos?.public ? undefined : "profile has no users[0] token administering repos.public (hooks need one)"),
 };
 

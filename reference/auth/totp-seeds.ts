@@ -7,7 +7,7 @@
  */
 import type { Queryable } from "../db/database.ts";
 import { ensureSecretKey, isSealed, loadSecretKey, openSecret, sealSecret } from "../hooks/secret-box.ts";
-import { verifyTotp } from "./totp.ts";
+import { totpStep, verifyTotp } from "./totp.ts";
 
 /** The sealed form of a base32 seed; `db` commits on its own (see ensureSecretKey). */
 export async function sealTotpSeed(db: Queryable, seed: string): Promise<string> {
@@ -24,6 +24,25 @@ export async function verifyStoredTotp(db: Queryable, stored: string | null, cod
     seed = openSecret(stored, "totp");
   }
   return verifyTotp(seed, code, now);
+}
+
+/**
+ * Whether `code` is valid now for the account's stored seed AND not used before: a code is
+ * accepted once (RFC 6238 §5.2; DECISIONS: D-NONWEB-TWO-FACTOR), so the step of the last accepted
+ * code is kept and only a later step passes. The compare-and-set is one statement, so two
+ * requests racing with the same code (two instances on PostgreSQL included) cannot both pass.
+ */
+export async function consumeStoredTotp(db: Queryable, account: { id: number; totp_secret: string | null }, code: string, now: number): Promise<boolean> {
+  if (account.totp_secret === null) return false;
+  let seed = account.totp_secret;
+  if (isSealed(seed)) {
+    await loadSecretKey(db);
+    seed = openSecret(seed, "totp");
+  }
+  const step = totpStep(seed, code, now);
+  if (step === null) return false;
+  const taken = await db.query("update accounts set totp_last_step = $1 where id = $2 and (totp_last_step is null or totp_last_step < $1) returning id", [step, account.id]);
+  return taken.length > 0;
 }
 
 /** Seals the seeds still stored in plain text; returns how many. Safe to run at every start. */

@@ -9,8 +9,15 @@ export function totpFor(secretBase32: string): TOTP {
 }
 
 export function verifyTotp(secretBase32: string, code: string, now = Date.now()): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  return totpFor(secretBase32).validate({ token: code, timestamp: now, window: 1 }) !== null;
+  return totpStep(secretBase32, code, now) !== null;
+}
+
+/** The time step `code` belongs to (within one step of now), or null when it is not valid now. */
+export function totpStep(secretBase32: string, code: string, now = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const totp = totpFor(secretBase32);
+  const delta = totp.validate({ token: code, timestamp: now, window: 1 });
+  return delta === null ? null : totp.counter({ timestamp: now }) + delta;
 }
 
 export function currentTotp(secretBase32: string, now = Date.now()): string {

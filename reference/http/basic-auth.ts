@@ -6,7 +6,7 @@
  * and a signed-in user is counted against their own 5000/hour rather than the address's 60.
  *
  * Users: the password is checked with scrypt (store/accounts), then, for a user with two-factor
- * authentication, the `X-Service-OTP` code (TOTP, auth/totp). Brute force: every wrong password or
+ * authentication, the `X-Service-OTP` code (TOTP, auth/totp; each code is accepted once). Brute force: every wrong password or
  * wrong code counts against the claimed login in the rate limiter's one-hour windows (memory on
  * PGlite, the `rate_limits` table on PostgreSQL, so instances count together); after
  * MAX_FAILED_LOGINS the login is refused with 403 until the window ends, the right password
@@ -18,7 +18,7 @@ import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
 import { parseBasic } from "../auth/basic.ts";
 import { sha256Hex } from "../auth/secrets.ts";
-import { verifyStoredTotp } from "../auth/totp-seeds.ts";
+import { consumeStoredTotp } from "../auth/totp-seeds.ts";
 import { authenticatePassword, type Account } from "../store/accounts.ts";
 import { verifyClientCredentials, type Application } from "../store/applications.ts";
 import { remaining, type RateLimiter } from "./rate-limit.ts";
@@ -85,7 +85,7 @@ export async function authenticateBasic(
     const code = request.headers["x-service-otp"];
     // No code yet is the normal first step of a two-factor client, not a failed attempt.
     if (code === undefined) return refused(401, MESSAGES.otp, user.two_factor);
-    const valid = typeof code === "string" && (await verifyStoredTotp(db, user.totp_secret, code.trim(), now()));
+    const valid = typeof code === "string" && (await consumeStoredTotp(db, user, code.trim(), now()));
     if (!valid) {
       await limiter.consume(key, MAX_FAILED_LOGINS);
       return refused(401, MESSAGES.otp, user.two_factor);

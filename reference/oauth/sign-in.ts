@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../context.ts";
 import { sha256Hex } from "../auth/secrets.ts";
-import { verifyStoredTotp } from "../auth/totp-seeds.ts";
+import { consumeStoredTotp } from "../auth/totp-seeds.ts";
 import { MAX_FAILED_LOGINS } from "../http/basic-auth.ts";
 import { remaining, type RateLimiter } from "../http/rate-limit.ts";
 import { authenticatePassword } from "../store/accounts.ts";
@@ -61,7 +61,7 @@ export function signInRoute(ctx: Context, limiter: RateLimiter) {
       const otp = (f.otp ?? "").trim();
       // No code yet is the normal first try of a two-factor user, not a failed attempt.
       if (otp === "") return again(401, MESSAGES.otpMissing);
-      if (!(await verifyStoredTotp(ctx.db, user.totp_secret, otp, ctx.now().getTime()))) {
+      if (!(await consumeStoredTotp(ctx.db, user, otp, ctx.now().getTime()))) {
         await limiter.consume(key, MAX_FAILED_LOGINS);
         return again(401, MESSAGES.otpBad);
       }

@@ -19,7 +19,7 @@ import { unmetNeed } from "../../conformance/run/needs.ts";
 import { ACTION_NAMES } from "../../reference/domain/index.ts";
 import { curlOf, HttpClient } from "../../conformance/core/http.ts";
 import { authorizeWithForm } from "../../conformance/authorize/form.ts";
-import { REFERENCE_APP, REFERENCE_USERS } from "../../conformance/reference-profile.ts";
+import { REFERENCE_APP, REFERENCE_OTHER_APP, REFERENCE_SERVICE_HOOK, REFERENCE_TWO_FACTOR, REFERENCE_USERS } from "../../conformance/reference-profile.ts";
 import { basic, useServer, type TestServer } from "../reference/harness.ts";
 
 export interface Target {
@@ -119,8 +119,11 @@ export async function demoProfile(t: TestServer): Promise<Profile> {
       { login: second.login, password: second.password, token: secondToken },
     ],
     app: { ...REFERENCE_APP },
+    otherApp: { ...REFERENCE_OTHER_APP },
+    twoFactor: { ...REFERENCE_TWO_FACTOR },
     org: "octo-org",
     repos: { public: "octocat/hello-world", private: "octocat/secret-plans" },
+    serviceHook: { ...REFERENCE_SERVICE_HOOK, config: { ...REFERENCE_SERVICE_HOOK.config } },
     issue: 1,
     authorize: { driver: "form", login: { username: "login", password: "password" }, consent: { approve: "decision=authorize", deny: "decision=deny" } },
     triggers: referenceTriggers(),

@@ -3,5 +3,6 @@ import type { Case } from "../../core/types.ts";
 import { RATE_CASES } from "./rate-limit.ts";
 import { SCOPE_CASES } from "./scopes.ts";
 import { REQUEST_CASES } from "./requests.ts";
+import { ESCAPE_CASES } from "./malformed-escape.ts";
 
-export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES, ...REQUEST_CASES];
+export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES, ...REQUEST_CASES, ...ESCAPE_CASES];

@@ -9,5 +9,9 @@ import { MANAGE_CASES } from "./manage.ts";
 import { ORG_CASES } from "./org.ts";
 import { CATALOG_CASES } from "./catalog.ts";
 import { ACCESS_CASES } from "./access.ts";
+import { SERVICE_HOOK_CASES } from "./service-hooks.ts";
+import { DELIVERY_DETAIL_CASES } from "./deliveries-detail.ts";
+import { TESTS_ENDPOINT_CASES } from "./tests-endpoint.ts";
+import { ORG_TOKEN_CASES } from "./org-tokens.ts";
 
-export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES, ...ACCESS_CASES];
+export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES, ...ACCESS_CASES, ...SERVICE_HOOK_CASES, ...DELIVERY_DETAIL_CASES, ...TESTS_ENDPOINT_CASES, ...ORG_TOKEN_CASES];

@@ -12,5 +12,9 @@ import { SCOPE_CASES } from "./scopes.ts";
 import { TOKEN_CASES } from "./token.ts";
 import { TRANSPORT_CASES } from "./transport.ts";
 import { FLOW_CASES } from "./flow.ts";
+import { NONWEB_CASES } from "./nonweb.ts";
+import { APP_TOKEN_CASES } from "./app-tokens.ts";
+import { TOKEN_READ_CASES } from "./token-unreadable.ts";
+import { REVIEW_CASES } from "./review-page.ts";
 
-export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES];
+export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES];

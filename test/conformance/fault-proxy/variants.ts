@@ -287,4 +287,144 @@ export const VARIANTS: Variant[] = [
       },
     }),
   },
+  // --- Issue 22: the non-web flow, the application endpoints, the review page, service hooks ---
+  {
+    name: "two-factor-code-reused",
+    rule: "D-NONWEB-TWO-FACTOR",
+    class: "behaviour",
+    only: "OAUTH-NONWEB-002",
+    fails: ["OAUTH-NONWEB-002"],
+    // A second use of a two-factor code accepted: the proxy answers it as the first use was answered.
+    fault: () => {
+      const accepted = new Map<string, Answer>();
+      const key = (req: Exchange) => `${header(req.headers, "authorization")} ${header(req.headers, "x-service-otp")}`;
+      const isCreate = (side: string, req: Exchange) => side === "api" && req.method === "POST" && pathOf(req) === "/authorizations" && header(req.headers, "x-service-otp") !== undefined;
+      return {
+        request(side, req) {
+          const earlier = isCreate(side, req) ? accepted.get(key(req)) : undefined;
+          if (earlier) return { status: earlier.status, headers: { ...earlier.headers }, body: Buffer.from(earlier.body) };
+        },
+        response(side, req, res) {
+          if (isCreate(side, req) && res.status === 201) accepted.set(key(req), { status: res.status, headers: { ...res.headers }, body: Buffer.from(res.body) });
+        },
+      };
+    },
+  },
+  {
+    name: "token-shown-again",
+    rule: "D-SCHEMA-AUTHORIZATION-TOKEN",
+    class: "value",
+    only: "OAUTH-NONWEB-003",
+    fails: ["OAUTH-NONWEB-003"],
+    // The second get-or-create answers the existing authorization with its token again.
+    fault: () => {
+      const tokens = new Map<number, string>();
+      return {
+        response(side, req, res) {
+          if (side !== "api" || req.method !== "PUT" || !/^\/authorizations\/clients\//.test(pathOf(req))) return;
+          if (!(header(res.headers, "content-type") ?? "").includes("json")) return;
+          const body = JSON.parse(res.body.toString("utf8")) as { id?: number; token?: string };
+          if (typeof body.id !== "number") return;
+          if (res.status === 201 && body.token) tokens.set(body.id, body.token);
+          else if (res.status === 200 && body.token === "" && tokens.has(body.id)) res.body = Buffer.from(JSON.stringify({ ...body, token: tokens.get(body.id) }));
+        },
+      };
+    },
+  },
+  {
+    name: "service-hook-duplicated",
+    rule: "S-SERVICE-HOOKS",
+    class: "behaviour",
+    only: "HOOKS-SERVICE-001",
+    fails: ["HOOKS-SERVICE-001"],
+    // Creating a service again adds a second hook of that service instead of updating the one there.
+    fault: (profile) => {
+      const copies = new Map<number, number>();
+      const hooksPath = `/repos/${profile.serviceHook?.repo}/hooks`;
+      return {
+        response(side, req, res) {
+          if (side !== "api" || pathOf(req) !== hooksPath || !(header(res.headers, "content-type") ?? "").includes("json")) return;
+          const body = JSON.parse(res.body.toString("utf8")) as Record<string, unknown> | Record<string, unknown>[];
+          if (req.method === "POST" && res.status === 200 && !Array.isArray(body) && typeof body.id === "number") {
+            const copy = 900_000_000 + body.id;
+            copies.set(body.id, copy);
+            const url = String(body.url).replace(/\/\d+$/, `/${copy}`);
+            res.status = 201;
+            res.headers.location = url;
+            res.body = Buffer.from(JSON.stringify({ ...body, id: copy, url }));
+          } else if (req.method === "GET" && Array.isArray(body)) {
+            const extra = body.filter((h) => copies.has(h.id as number)).map((h) => ({ ...h, id: copies.get(h.id as number) }));
+            if (extra.length > 0) res.body = Buffer.from(JSON.stringify([...body, ...extra]));
+          }
+        },
+      };
+    },
+  },
+  {
+    name: "service-hook-on-organization",
+    rule: "S-SERVICE-HOOKS",
+    class: "path-never-taken",
+    only: "HOOKS-SERVICE-002",
+    fails: ["HOOKS-SERVICE-002"],
+    // A service hook accepted on an organization: answered 201 with the hook it would have made.
+    fault: (profile) => ({
+      request(side, req) {
+        if (side !== "api" || req.method !== "POST" || pathOf(req) !== `/orgs/${profile.org}/hooks`) return;
+        const body = JSON.parse(req.body.toString("utf8")) as { name?: string; config?: Record<string, string>; events?: string[] };
+        if (body.name === "web") return;
+        const id = 800_000_000 + Math.floor(Math.random() * 1000);
+        const now = new Date().toISOString();
+        const url = `${header(req.headers, "x-forwarded-proto") ?? "http"}://${header(req.headers, "host") ?? "127.0.0.1"}/orgs/${profile.org}/hooks/${id}`;
+        const hook = { id, url, ping_url: `${url}/pings`, deliveries_url: `${url}/deliveries`, name: body.name, events: body.events ?? ["push"], active: true, config: body.config ?? {}, created_at: now, updated_at: now, last_response: { code: null, status: "unused", message: null } };
+        return { status: 201, headers: { "content-type": "application/json; charset=utf-8", location: url }, body: Buffer.from(JSON.stringify(hook)) };
+      },
+    }),
+  },
+  {
+    name: "review-page-other-users-grant",
+    rule: "D-OAUTH-REVIEW-PAGE",
+    class: "behaviour",
+    only: "OAUTH-REVIEW-001",
+    fails: ["OAUTH-REVIEW-001"],
+    // The review page shows the application's grant to a signed-in user who has none (another user's).
+    fault: (profile) => ({
+      response(side, req, res) {
+        if (side !== "auth" || req.method !== "GET" || !pathOf(req).startsWith("/settings/connections/applications/") || res.status !== 404) return;
+        res.status = 200;
+        res.headers["content-type"] = "text/html; charset=utf-8";
+        res.body = Buffer.from(`<!doctype html><title>Review</title><h1>${profile.app?.clientId} has access to ${profile.users[0]?.login}'s account</h1><form method="post"><button>Revoke</button></form>`);
+      },
+    }),
+  },
+  {
+    name: "malformed-escape-404",
+    rule: "D-REQ-MALFORMED-ESCAPE",
+    class: "value",
+    only: "CONTRACT-ESCAPE-001",
+    fails: ["CONTRACT-ESCAPE-001"],
+    // An undecodable path answered as if it named nothing.
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "api" && res.status === 400 && /%(?![0-9A-Fa-f]{2})|%[0-9A-Fa-f](?![0-9A-Fa-f])/.test(pathOf(req))) res.status = 404;
+      },
+    }),
+  },
+  {
+    name: "unreadable-token-request-400",
+    rule: "D-OAUTH-TOKEN-UNREADABLE",
+    class: "value",
+    only: "OAUTH-UNREADABLE-001",
+    fails: ["OAUTH-UNREADABLE-001"],
+    // A token request whose body is not JSON answered 400 instead of 200 with an OAuth error.
+    fault: () => ({
+      request(side, req) {
+        if (side !== "auth" || pathOf(req) !== "/login/oauth/access_token" || !(header(req.headers, "content-type") ?? "").includes("json")) return;
+        try {
+          JSON.parse(req.body.toString("utf8"));
+        } catch {
+          return { status: 400, headers: { "content-type": "application/json" }, body: Buffer.from(JSON.stringify({ message: "Problems parsing JSON", documentation_url: "https://docs.example/rest" })) };
+        }
+      },
+    }),
+  },
 ];

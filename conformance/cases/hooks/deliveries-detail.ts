@@ -1,0 +1,92 @@
+/**
+ * HOOKS-DELIVERY-*: one delivery's detail in the log, `GET …/hooks/:id/deliveries/:delivery_id`
+ * (D-DELIVERY-RETRIES: every attempt is in the hook's delivery log; D-SCHEMA-DELIVERY-DETAIL: the
+ * request as sent — its headers, and the payload as the JSON object for `content_type: json` or
+ * the exact `payload=…` form body for `form` — and the response that came back). The case reads
+ * the detail of the creation ping the built-in receiver got, and compares it with what arrived.
+ */
+import type { Case, CaseContext } from "../../core/types.ts";
+import type { ReceivedDelivery } from "../../core/receiver.ts";
+import { check } from "../../core/failure.ts";
+import { placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
+import { isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
+
+interface LoggedAttempt {
+  id: number;
+  guid: string;
+  event: string;
+  status_code: number;
+}
+
+interface DeliveryDetail extends LoggedAttempt {
+  request: { headers: Record<string, string>; payload: unknown };
+  response: { headers: Record<string, string>; payload: string | null };
+}
+
+function repoParams(hook: Installed): { owner: string; repo: string; hook_id: number } {
+  const place = hook.place as { owner: string; repo: string };
+  return { owner: place.owner, repo: place.repo, hook_id: hook.id };
+}
+
+/** The header of the detail's recorded request, whatever the casing it was recorded in. */
+function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
+  const found = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name.toLowerCase());
+  return found?.[1];
+}
+
+/** The log's attempt of the delivery `guid`, waited for: an attempt is listed once it is complete. */
+async function attemptOf(ctx: CaseContext, hook: Installed, guid: string): Promise<LoggedAttempt> {
+  const until = Date.now() + (ctx.profile.deliveryTimeoutMs ?? 10_000);
+  for (;;) {
+    const res = await ctx.http.request({ operationId: "listRepoHookDeliveries", params: repoParams(hook), token: ctx.profile.users[0]!.token });
+    check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries`);
+    const found = res.json<LoggedAttempt[]>().find((a) => a.guid === guid);
+    if (found) return found;
+    if (Date.now() > until) check.fail(`the delivery log lists the ping the receiver got (guid ${guid})`, { expected: guid, actual: res.json<LoggedAttempt[]>().map((a) => a.guid), pointer: "/body" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function checkDetail(ctx: CaseContext, hook: Installed, form: boolean): Promise<void> {
+  const ping: ReceivedDelivery = await waitAt(ctx, hook.path, "the ping sent when the hook was created", isPingFor(hook.id));
+  const guid = ping.headers["x-service-delivery"] ?? "";
+  check.ok(guid, "the ping carries X-Service-Delivery", { actual: ping.headers, pointer: "/headers/x-service-delivery" });
+  const attempt = await attemptOf(ctx, hook, guid);
+  const res = await ctx.http.request({ operationId: "getRepoHookDelivery", params: { ...repoParams(hook), delivery_id: attempt.id }, token: ctx.profile.users[0]!.token });
+  check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries/${attempt.id}`);
+  const detail = res.json<DeliveryDetail>();
+  check.equal(detail.guid, guid, "the detail is the delivery's (guid)", "/body/guid");
+  check.equal(headerOf(detail.request?.headers, "X-Service-Event"), "ping", "the recorded request's X-Service-Event", "/body/request/headers/X-Service-Event");
+  check.equal(headerOf(detail.request?.headers, "X-Service-Delivery"), guid, "the recorded request's X-Service-Delivery is the one received", "/body/request/headers/X-Service-Delivery");
+  check.equal(headerOf(detail.request?.headers, "Content-Type")?.split(";")[0], form ? "application/x-www-form-urlencoded" : "application/json", "the recorded request's Content-Type is the one received", "/body/request/headers/Content-Type");
+  if (form) check.equal(detail.request?.payload, ping.raw.toString("utf8"), "a form delivery's recorded payload is the exact payload=… body sent", "/body/request/payload");
+  else check.equal(detail.request?.payload, payloadOf(ping), "a JSON delivery's recorded payload is the object sent", "/body/request/payload");
+  ctx.rule("D-DELIVERY-RETRIES").equal(detail.status_code, ping.answered, "status_code is the receiver's answer", "/body/status_code");
+  check.ok(detail.response && typeof detail.response.headers === "object", "the detail has the response that came back", { actual: detail.response, pointer: "/body/response" });
+}
+
+export const DELIVERY_DETAIL_CASES: Case[] = [
+  {
+    id: "HOOKS-DELIVERY-001",
+    title: "A delivery's detail shows the request as sent (headers, the JSON payload object) and the receiver's response",
+    area: "hooks",
+    seed: SEED.headers,
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES"],
+    needs: ["hook-admin", "public-repo", "receiver"],
+    async run(ctx) {
+      await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json" }, (hook) => checkDetail(ctx, hook, false));
+    },
+  },
+  {
+    id: "HOOKS-DELIVERY-002",
+    title: "A form delivery's detail records the exact payload=… body it sent",
+    area: "hooks",
+    seed: SEED.headers,
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE"],
+    needs: ["hook-admin", "public-repo", "receiver"],
+    async run(ctx) {
+      await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-002", { contentType: "form" }, (hook) => checkDetail(ctx, hook, true));
+    },
+  },
+];
+

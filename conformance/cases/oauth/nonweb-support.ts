@@ -1,0 +1,142 @@
+/**
+ * What the non-web flow cases share (seed: Authentication › Non-web flow — "An OAuth token can be
+ * created with Basic Authentication … Two-factor authentication must be handled where enabled";
+ * the interface itself is the contract's choice, D-NONWEB-AUTHORIZATIONS: the authorizations API
+ * under Basic authentication, and D-NONWEB-APP-TOKENS: the application endpoints). A token a case
+ * creates is deleted again by the case (`tidy`), through a side client after a failure so the
+ * curl line reported stays the request that showed it.
+ */
+import { createHash } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import type { CaseContext } from "../../core/types.ts";
+import type { ProfileTwoFactorUser } from "../../core/profile.ts";
+import { HttpClient, type HttpResponse, type RequestOptions } from "../../core/http.ts";
+import { check } from "../../core/failure.ts";
+import { nonce } from "../../core/random.ts";
+
+export const NONWEB_SEED = "Authentication › Non-web flow";
+
+/** The contract's Authorization, as far as the cases read it (the validators check the whole shape). */
+export interface Authorization {
+  id: number;
+  url: string;
+  scopes: string[];
+  token: string;
+  token_last_eight: string;
+  hashed_token: string;
+  app: { client_id: string; name: string; url: string };
+  note: string | null;
+  note_url: string | null;
+  fingerprint: string | null;
+  user?: { login: string };
+}
+
+export interface ValidationFailed {
+  message: string;
+  errors?: { resource?: string; field?: string; code?: string; message?: string }[];
+}
+
+export type Basic = { username: string; password: string };
+
+/**
+ * The token-creation interface is the contract's choice (the seed does not say where it is): a
+ * target that chose another one is not checked by these cases, and says so.
+ */
+export function requireAuthorizationsApi(ctx: CaseContext): void {
+  if (ctx.decisions.off("D-NONWEB-AUTHORIZATIONS")) {
+    ctx.skip("not checked: D-NONWEB-AUTHORIZATIONS is switched off in the profile (the seed does not say where the non-web flow's interface is)");
+  }
+}
+
+/** users[0]'s login and password (Basic). */
+export function userBasic(ctx: CaseContext): Basic {
+  const user = ctx.profile.users[0];
+  if (!user?.password) ctx.skip("profile has no password for users[0] (the non-web flow authenticates with Basic)");
+  return { username: user.login, password: user.password };
+}
+
+/** A note no other run uses (notes are unique per user and fingerprint on the contract's API). */
+export function freshNote(caseId: string): string {
+  return `conformance ${caseId} ${nonce()}`;
+}
+
+/** An authorizations-API request with Basic authentication, validated against the contract. */
+export function nonweb(ctx: CaseContext, options: RequestOptions & { basic: Basic; otp?: string; client?: HttpClient }): Promise<HttpResponse> {
+  const { client, otp, ...rest } = options;
+  return (client ?? ctx.http).request({ ...rest, headers: { ...(rest.headers ?? {}), ...(otp !== undefined ? { "x-service-otp": otp } : {}) } });
+}
+
+/** POST /authorizations → 201 with the Authorization, or the case fails. */
+export async function createToken(ctx: CaseContext, basic: Basic, body: Record<string, unknown>, otp?: string): Promise<Authorization> {
+  const res = await nonweb(ctx, { operationId: "createAuthorization", basic, json: body, ...(otp !== undefined ? { otp } : {}) });
+  check.status(res.status, 201, "POST /authorizations with Basic authentication creates a token (201)");
+  const created = res.json<Authorization>();
+  check.ok(typeof created.token === "string" && created.token.length > 0, "the created authorization carries its token", { actual: created.token, pointer: "/body/token" });
+  return created;
+}
+
+/** Deletes an authorization a case made (best effort, on a side client: tidying is not what is checked). */
+export async function tidy(ctx: CaseContext, basic: Basic, id: number | undefined, otp?: string): Promise<void> {
+  if (id === undefined) return;
+  const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
+  try {
+    const res = await nonweb(ctx, { operationId: "deleteAuthorization", params: { authorization_id: id }, basic, client: side, validate: false, ...(otp !== undefined ? { otp } : {}) });
+    if (res.status !== 204) ctx.note(`tidying up: DELETE /authorizations/${id} answered ${res.status}`);
+  } catch (error) {
+    ctx.note(`tidying up: DELETE /authorizations/${id} failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Whether `token` is taken on an API request that needs one (users[0]'s own events, which any
+ * token of the user may read): 200 when it is, 401 when it is refused.
+ */
+export async function tokenStatus(ctx: CaseContext, token: string): Promise<number> {
+  const login = ctx.profile.users[0]!.login;
+  const res = await ctx.http.request({ operationId: "listUserEvents", params: { username: login }, token });
+  return res.status;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** A 422's errors as `field:code` pairs, for messages and matching. */
+export function errorItems(res: HttpResponse): { field?: string; code?: string }[] {
+  try {
+    return res.json<ValidationFailed>().errors ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The authorization's scopes as a sorted list. */
+export function sortedScopes(a: { scopes?: readonly string[] }): string[] {
+  return [...(a.scopes ?? [])].sort();
+}
+
+/** The two-factor user of the profile, or the case is skipped. */
+export function twoFactorUser(ctx: CaseContext): ProfileTwoFactorUser {
+  const user = ctx.profile.twoFactor;
+  if (!user) ctx.skip("profile has no two-factor user (twoFactor: login, password, totpSecret)");
+  return user;
+}
+
+function totpOf(user: ProfileTwoFactorUser): TOTP {
+  return new TOTP({ secret: Secret.fromBase32(user.totpSecret.toUpperCase()), digits: user.digits ?? 6, period: user.period ?? 30, algorithm: user.algorithm ?? "SHA1" });
+}
+
+/** The user's code of the time step `offset` steps from now (RFC 6238). */
+export function totpCode(user: ProfileTwoFactorUser, offset = 0, now = Date.now()): string {
+  return totpOf(user).generate({ timestamp: now + offset * (user.period ?? 30) * 1000 });
+}
+
+/** A code of the right length that is no valid code of the steps around now (two each way). */
+export function wrongTotpCode(user: ProfileTwoFactorUser, now = Date.now()): string {
+  const near = new Set([-2, -1, 0, 1, 2].map((o) => totpCode(user, o, now)));
+  const digits = user.digits ?? 6;
+  for (let i = 0; ; i++) {
+    const candidate = String((Number(totpCode(user, 0, now)) + 123_457 * (i + 1)) % 10 ** digits).padStart(digits, "0");
+    if (!near.has(candidate)) return candidate;
+  }
+}
