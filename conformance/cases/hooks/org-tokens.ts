@@ -12,7 +12,7 @@ import type { HttpResponse } from "../../core/http.ts";
 import { HttpClient } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { adminToken, createBody, hookPath, receiverOf, SEED, type Hook } from "./support.ts";
-import { OAUTH_NEEDS, revokeGrant, tokenFor } from "../oauth/support.ts";
+import { OAUTH_NEEDS, revokeToken, tokenFor } from "../oauth/support.ts";
 import { createToken, freshNote, tidy } from "../oauth/nonweb-support.ts";
 
 /** A token of users[0] without an application, and how to delete it again (when the case made it). */
@@ -83,7 +83,7 @@ export const ORG_TOKEN_CASES: Case[] = [
       } finally {
         const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
         for (const { id, token } of made) await orgHooks(ctx, token, "deleteOrgHook", { id, client: side }).catch(() => undefined);
-        await revokeGrant(ctx, oauth);
+        await revokeToken(ctx, oauth);
         await mine.done();
       }
     },

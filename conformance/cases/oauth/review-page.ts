@@ -13,7 +13,7 @@ import type { ProfileUser } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { extractForms, formData } from "../../authorize/html-forms.ts";
-import { app, OAUTH_NEEDS, revokeGrant, tokenFor } from "./support.ts";
+import { app, OAUTH_NEEDS, revokeToken, tokenFor } from "./support.ts";
 import { tokenStatus } from "./nonweb-support.ts";
 
 const REVIEW_SEED = "Endpoints › D › Authorization review link";
@@ -127,7 +127,7 @@ export const REVIEW_CASES: Case[] = [
         check.status(page.status, 404, `signed in as ${ctx.profile.users[1]!.login}, who has no grant for the application (${ctx.profile.users[0]!.login} has one): 404`);
         check.ok(isHtml(page), "the 404 is an HTML page", { expected: "text/html", actual: page.headers.get("content-type"), pointer: "/headers/content-type" });
       } finally {
-        await revokeGrant(ctx, token);
+        await revokeToken(ctx, token);
       }
     },
   },
@@ -156,7 +156,7 @@ export const REVIEW_CASES: Case[] = [
         const again = await session.get(reviewUrl(ctx), true);
         ctx.rule("D-OAUTH-REVIEW-PAGE").status(again.status, 404, "once revoked, the review page answers 404 (no grant any more)");
       } finally {
-        if (!revoked) await revokeGrant(ctx, token);
+        if (!revoked) await revokeToken(ctx, token);
       }
     },
   },

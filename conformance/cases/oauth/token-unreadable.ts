@@ -9,7 +9,7 @@
 import type { Case } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { nonce, randomHex } from "../../core/random.ts";
-import { credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeGrant, scopeSet, SEED, tokenBody } from "./support.ts";
+import { credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken, scopeSet, SEED, tokenBody } from "./support.ts";
 
 export const TOKEN_READ_CASES: Case[] = [
   {
@@ -53,7 +53,7 @@ export const TOKEN_READ_CASES: Case[] = [
         check.ok(!scopes.includes(unknown), "the unknown name is not granted", { expected: "no unknown scope", actual: body.scope, pointer: "/body/scope" });
         check.ok(scopes.includes("gist"), "the known scope asked for is granted (or was granted the last time)", { expected: "gist among the scopes", actual: body.scope, pointer: "/body/scope" });
       } finally {
-        await revokeGrant(ctx, body.access_token!);
+        await revokeToken(ctx, body.access_token!);
       }
     },
   },
