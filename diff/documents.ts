@@ -63,9 +63,15 @@ export class Contract {
 
   /** A location as people read it: the file relative to the contract's folder, then the pointer. */
   shown(loc: Location): string {
-    const file = loc.url.startsWith("file:") ? relative(this.folder, fileURLToPath(loc.url)).split(sep).join("/") : loc.url;
+    let file = this.fileNames.get(loc.url);
+    if (file === undefined) {
+      file = loc.url.startsWith("file:") ? relative(this.folder, fileURLToPath(loc.url)).split(sep).join("/") : loc.url;
+      this.fileNames.set(loc.url, file);
+    }
     return `${file}#${loc.pointer}`;
   }
+
+  private readonly fileNames = new Map<string, string>();
 
   private load(url: string): Json {
     if (this.docs.has(url)) return this.docs.get(url);
@@ -78,8 +84,9 @@ export class Contract {
     }
     let doc: Json;
     try {
-      // JSON.parse is several times faster than the YAML parser on the large schema files.
-      doc = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+      // JSON.parse is many times faster than the YAML parser, and JSON is YAML: a .yaml file
+      // holding JSON (a bundle, a generated document) takes the fast way.
+      doc = /\.json$/i.test(file) ? JSON.parse(text) : /^\s*\{/.test(text) ? jsonOrYaml(text) : parseYaml(text);
     } catch (error) {
       throw new ContractReadError(`${this.shownFile(file)} is not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
     }
@@ -125,7 +132,7 @@ export class Contract {
       const file = this.ids.get(url);
       if (file === undefined) throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names no file of the contract`);
       url = file;
-    } else if (!existsSync(fileURLToPath(url)) || statSync(fileURLToPath(url)).isDirectory()) {
+    } else if (!this.docs.has(url) && (!existsSync(fileURLToPath(url)) || statSync(fileURLToPath(url)).isDirectory())) {
       throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names a file that does not exist`);
     }
     this.load(url);
@@ -164,6 +171,14 @@ export class Contract {
     }
     if (extra && isObject(current)) return { node: { ...current, ...extra }, loc };
     return { node: current, loc: where };
+  }
+}
+
+function jsonOrYaml(text: string): Json {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return parseYaml(text);
   }
 }
 
