@@ -72,6 +72,8 @@ export class Contract {
   }
 
   private readonly fileNames = new Map<string, string>();
+  /** `$ref` as written (with the URL of the document it is in) → where it leads: the comparison follows the same ones many times. */
+  private readonly resolved = new Map<string, { loc: Location; node: Json }>();
 
   private load(url: string): Json {
     if (this.docs.has(url)) return this.docs.get(url);
@@ -165,9 +167,15 @@ export class Contract {
       const { $ref, ...siblings } = current;
       const kept = Object.entries(siblings).filter(([k]) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
       if (kept.length > 0) extra = { ...Object.fromEntries(kept), ...extra };
-      const target = this.target($ref as string, where.url, where);
-      current = this.at(target, where);
-      where = target;
+      const key = `${where.url}\0${$ref as string}`;
+      let hit = this.resolved.get(key);
+      if (!hit) {
+        const target = this.target($ref as string, where.url, where);
+        hit = { loc: target, node: this.at(target, where) };
+        this.resolved.set(key, hit);
+      }
+      current = hit.node;
+      where = hit.loc;
     }
     if (extra && isObject(current)) return { node: { ...current, ...extra }, loc };
     return { node: current, loc: where };
