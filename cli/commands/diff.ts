@@ -6,10 +6,8 @@
  * (default: breaking), 0 otherwise, 2 for bad usage or a contract that cannot be read.
  */
 import { Command, Option } from "commander";
-import { dirname } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
-import { DEFAULT_SPEC } from "../options.ts";
 
 interface DiffOptions {
   baseRef?: string;
@@ -20,7 +18,7 @@ interface DiffOptions {
 export const diffCommand: CommandFactory = (setExit) =>
   new Command("diff")
     .description("Compare two versions of the contract: each change, whether it is breaking, and whom it breaks (clients, servers, receivers).")
-    .argument("[contracts...]", "<base> <head>: spec folders, root documents or bundles; with --base-ref only <head> (default: the spec folder)")
+    .argument("[contracts...]", "<base> <head>: spec folders, root documents or bundles; with --base-ref only <head> (default: spec)")
     .option("--base-ref <rev>", "take the base from git: the head's folder as it is at this revision (a branch, tag or commit)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "markdown"]).default("text"))
     .addOption(new Option("--fail-on <level>", "exit 1 when a change of this level is found").choices(["breaking", "any", "none"]).default("breaking"))
@@ -35,7 +33,9 @@ export const diffCommand: CommandFactory = (setExit) =>
       let headPath: string;
       if (opts.baseRef !== undefined) {
         if (contracts.length > 1) throw new UsageError(`with --base-ref give only the head contract, got ${contracts.length}: ${contracts.join(" ")}`);
-        headPath = contracts[0] ?? dirname(DEFAULT_SPEC);
+        // The working folder's spec/, as in the issue's pipeline line: with --base-ref the head is
+        // a folder of this repository, never the installed package's own contract.
+        headPath = contracts[0] ?? "spec";
         basePath = "";
       } else {
         if (contracts.length !== 2) throw new UsageError(`give a base and a head contract (or --base-ref REV and the head), got ${contracts.length}`);

@@ -122,6 +122,7 @@ describe("service-contract diff", () => {
       editSchema(spec, "issue.json", (s) => (s.properties.user = { $ref: "nobody.json" }));
       oneLine(await runCliInProcess(["diff", "spec", spec]), /\$ref nobody.json names a file that does not exist/);
     });
+    it("--base-ref without a head where there is no spec/", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "HEAD"], { cwd: tmpdir() }), /no such file or folder: spec$/));
     it("--base-ref outside a git repository", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "HEAD", copySpec()]), /is not inside a git repository/));
     it("--base-ref with a revision that does not exist", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "no-such-branch-here", "spec"]), /no-such-branch-here is no revision of the repository/));
     it("--base-ref that looks like an option", async () => oneLine(await runCliInProcess(["diff", "--base-ref=--output=x", "spec"]), /--base-ref takes a revision/));
@@ -157,6 +158,10 @@ describe("service-contract diff", () => {
       // Committed on the branch: HEAD has it too, main does not; a root document names the folder as well.
       git("commit", "-qam", "drop watch");
       expect((await runCliInProcess(["diff", "--base-ref", "HEAD", "spec/"], { cwd: repo })).code).toBe(0);
+      // Without a head, the working folder's spec/.
+      const byDefault = await runCliInProcess(["diff", "--base-ref", "main", "--format", "json"], { cwd: repo });
+      expect(byDefault.code).toBe(1);
+      expect(JSON.parse(byDefault.stdout)).toMatchObject({ base: "spec at main", head: "spec" });
       expect((await runCliInProcess(["diff", "--base-ref", "main", "spec/openapi.yaml"], { cwd: repo })).code).toBe(1);
       expect((await runCliInProcess(["diff", "--base-ref", "HEAD~1", join(repo, "spec")])).code).toBe(1);
     });
