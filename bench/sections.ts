@@ -9,6 +9,7 @@ const SECTIONS = {
   generate: async () => (await import("./generate.ts")).benchGenerate(),
   feeds: async () => (await import("./feeds.ts")).benchFeeds(),
   deliveries: async () => (await import("./deliveries.ts")).benchDeliveries(),
+  diff: async () => (await import("./diff.ts")).benchDiff(),
 } satisfies Record<string, () => Promise<unknown>>;
 
 type SectionName = keyof typeof SECTIONS;

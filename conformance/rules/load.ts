@@ -34,8 +34,8 @@ function specFile(name: string): string {
   return readFileSync(packageFile("spec", name), "utf8");
 }
 
-export function seedRules(): Rule[] {
-  const list = parse(specFile("seed-rules.yaml")) as { id: string; section: string; text: string }[];
+export function seedRules(yamlText = specFile("seed-rules.yaml")): Rule[] {
+  const list = (parse(yamlText) ?? []) as { id: string; section: string; text: string }[];
   return list.map((r) => ({ id: r.id, source: "seed", section: r.section, text: r.text }));
 }
 
@@ -59,8 +59,8 @@ export function decisionEntries(markdown = specFile("DECISIONS.md")): { id: stri
   return out;
 }
 
-export function decisionRules(): Rule[] {
-  return decisionEntries().flatMap((e) => (e.id ? [{ id: e.id, source: "decisions" as const, section: e.section, text: e.text }] : []));
+export function decisionRules(markdown?: string): Rule[] {
+  return decisionEntries(markdown).flatMap((e) => (e.id ? [{ id: e.id, source: "decisions" as const, section: e.section, text: e.text }] : []));
 }
 
 export function allRules(): Rule[] {

@@ -9,7 +9,9 @@
  *
  * How a block runs: as one `bash -eo pipefail` script (any failing command, or any failing
  * stage of a pipe, fails it; `curl --fail-with-body` makes an HTTP error a failure), so a block
- * must not depend on another; blocks run concurrently, in a scratch folder holding a copy of `spec/` (as in a clone), with exactly these
+ * must not depend on another; blocks run concurrently, in a scratch folder holding a copy of `spec/` (as in a clone;
+ * and, as a clone is, a git repository, whose branch `main` has that spec/ committed, so
+ * `diff --base-ref main spec/` runs as in a pull request's pipeline), with exactly these
  * substitutions:
  *   - `npx service-contract` → `node <this clone>/bin/service-contract.js` (nothing is downloaded);
  *   - `http://127.0.0.1:3000` / `:3001` → the API / OAuth host of the server started here, which is
@@ -120,6 +122,12 @@ describe("the READMEs", () => {
 
   beforeAll(async () => {
     cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true });
+    // A repository of its own with the spec on `main`: this clone's branch names are not known here
+    // (a pipeline's checkout may have none), and the blocks must not read this clone's history.
+    for (const args of [["init", "-q"], ["add", "spec"], ["commit", "-qm", "the contract"]]) {
+      const git = spawnSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=readme", "-c", "user.email=readme@example.test", "-c", "commit.gpgsign=false", ...args], { cwd: scratch });
+      expect(git.status, `git ${args.join(" ")}: ${String(git.stderr)}`).toBe(0);
+    }
     // As in a clone: `node --import tsx …` resolves tsx from the folder it runs in.
     symlinkSync(join(repoRoot, "node_modules"), join(scratch, "node_modules"), "dir");
     receiver = createServer((req, res) => {

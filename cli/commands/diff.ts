@@ -1,0 +1,73 @@
+/**
+ * `service-contract diff <base> <head>`: what a new version of the contract breaks, and for whom
+ * (clients, servers, webhook receivers), with the rule table's changes. Each side is a spec
+ * folder, its root document or a bundle; `--base-ref REV` takes the base from git instead: the
+ * head's folder as it is at that revision. Exit 1 when a change reaches the `--fail-on` level
+ * (default: breaking), 0 otherwise, 2 for bad usage or a contract that cannot be read.
+ */
+import { Command, Option } from "commander";
+import type { CommandFactory } from "../main.ts";
+import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+
+interface DiffOptions {
+  baseRef?: string;
+  format: "text" | "json" | "markdown";
+  failOn: "breaking" | "any" | "none";
+}
+
+export const diffCommand: CommandFactory = (setExit) =>
+  new Command("diff")
+    .description("Compare two versions of the contract: each change, whether it is breaking, and whom it breaks (clients, servers, receivers).")
+    .argument("[contracts...]", "<base> <head>: spec folders, root documents or bundles; with --base-ref only <head> (default: spec)")
+    .option("--base-ref <rev>", "take the base from git: the head's folder as it is at this revision (a branch, tag or commit)")
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json", "markdown"]).default("text"))
+    .addOption(new Option("--fail-on <level>", "exit 1 when a change of this level is found").choices(["breaking", "any", "none"]).default("breaking"))
+    .addHelpText(
+      "after",
+      "\nExamples:\n  service-contract diff --base-ref main spec/\n  service-contract diff old-spec/ spec/ --format json\n" +
+        "  service-contract diff --base-ref origin/main spec/ --format markdown --fail-on none > comment.md\n" +
+        "\nExit codes: 0 nothing at the --fail-on level, 1 a change at that level, 2 a usage error or a contract that cannot be read.",
+    )
+    .action(async (contracts: string[], opts: DiffOptions) => {
+      let basePath: string;
+      let headPath: string;
+      if (opts.baseRef !== undefined) {
+        if (contracts.length > 1) throw new UsageError(`with --base-ref give only the head contract, got ${contracts.length}: ${contracts.join(" ")}`);
+        // The working folder's spec/, as in the issue's pipeline line: with --base-ref the head is
+        // a folder of this repository, never the installed package's own contract.
+        headPath = contracts[0] ?? "spec";
+        basePath = "";
+      } else {
+        if (contracts.length !== 2) throw new UsageError(`give a base and a head contract (or --base-ref REV and the head), got ${contracts.length}`);
+        [basePath, headPath] = contracts as [string, string];
+      }
+      // Loaded here: the other commands need none of it.
+      const [{ ContractReadError, diffContracts, loadContract }, { checkoutAt }, format] = await Promise.all([
+        import("../../diff/index.ts"),
+        import("../../diff/git-revision.ts"),
+        import("../../diff/format.ts"),
+      ]);
+      let removeCheckout = () => {};
+      try {
+        const head = loadContract(headPath);
+        let baseLabel = basePath;
+        if (opts.baseRef !== undefined) {
+          const checkout = checkoutAt(opts.baseRef, headPath);
+          removeCheckout = checkout.remove;
+          basePath = checkout.path;
+          baseLabel = `${headPath} at ${opts.baseRef}`;
+        }
+        const base = loadContract(basePath);
+        const result = await diffContracts(base, head);
+        const report = { base: baseLabel, head: headPath, ...result };
+        const print = opts.format === "json" ? format.formatJson : opts.format === "markdown" ? format.formatMarkdown : format.formatText;
+        process.stdout.write(print(report));
+        const fails = opts.failOn === "any" ? report.changes.length > 0 : opts.failOn === "breaking" ? report.changes.some((c) => c.breaking) : false;
+        setExit(fails ? EXIT_CHECK_FAILED : EXIT_OK);
+      } catch (error) {
+        if (error instanceof ContractReadError) throw new UsageError(error.message);
+        throw error;
+      } finally {
+        removeCheckout();
+      }
+    });

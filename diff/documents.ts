@@ -1,0 +1,216 @@
+/**
+ * A contract as `diff` reads it: the root document and every file its `$ref`s reach, parsed
+ * (YAML or JSON) and kept by URL, with a resolver that follows `$ref` chains across files and
+ * remembers where each resolved node lives. Nothing is validated beyond what comparing needs (a
+ * file that parses, a `$ref` that leads somewhere): `lint` is the validator. Every `$ref` is
+ * followed once at load time, so a broken contract is refused before any comparison starts.
+ *
+ * A node keeps its identity (the same object for the same place), which lets the schema
+ * comparison memoize on pairs of nodes: the contract's `User` is compared once, however many
+ * operations and payloads use it.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parse as parseYaml } from "yaml";
+
+export type Json = unknown;
+export type JsonObject = Record<string, Json>;
+
+/** Where a node is: the document's URL and a JSON pointer in it (`""` for the whole document). */
+export interface Location {
+  url: string;
+  pointer: string;
+}
+
+/** Raised when a contract cannot be read; the CLI prints the message as one line and exits 2. */
+export class ContractReadError extends Error {
+  override name = "ContractReadError";
+}
+
+export function escapeToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function unescapeToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function isObject(value: Json): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export class Contract {
+  /** The root document's file, as given (after a folder was turned into its openapi.yaml). */
+  readonly rootFile: string;
+  /** The folder holding the root document: the spec folder, where seed-rules.yaml and DECISIONS.md are. */
+  readonly folder: string;
+  readonly rootUrl: string;
+  readonly root: JsonObject;
+  private readonly docs = new Map<string, Json>();
+  /** A `$id` (`https://…/schemas/user.json`) → the URL of the file that declares it. */
+  private readonly ids = new Map<string, string>();
+
+  constructor(rootFile: string) {
+    this.rootFile = rootFile;
+    this.folder = dirname(resolve(rootFile));
+    this.rootUrl = pathToFileURL(resolve(rootFile)).href;
+    const root = this.load(this.rootUrl);
+    if (!isObject(root)) throw new ContractReadError(`${rootFile} is not an OpenAPI document (its top level is not an object)`);
+    this.root = root;
+    this.checkRefs(this.rootUrl, root, "", new Set());
+  }
+
+  /** A location as people read it: the file relative to the contract's folder, then the pointer. */
+  shown(loc: Location): string {
+    let file = this.fileNames.get(loc.url);
+    if (file === undefined) {
+      file = loc.url.startsWith("file:") ? relative(this.folder, fileURLToPath(loc.url)).split(sep).join("/") : loc.url;
+      this.fileNames.set(loc.url, file);
+    }
+    return `${file}#${loc.pointer}`;
+  }
+
+  private readonly fileNames = new Map<string, string>();
+  /** `$ref` as written (with the URL of the document it is in) → where it leads: the comparison follows the same ones many times. */
+  private readonly resolved = new Map<string, { loc: Location; node: Json }>();
+
+  private load(url: string): Json {
+    if (this.docs.has(url)) return this.docs.get(url);
+    const file = fileURLToPath(url);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw new ContractReadError(`cannot read ${this.shownFile(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    let doc: Json;
+    try {
+      // JSON.parse is many times faster than the YAML parser, and JSON is YAML: a .yaml file
+      // holding JSON (a bundle, a generated document) takes the fast way.
+      doc = /\.json$/i.test(file) ? JSON.parse(text) : /^\s*\{/.test(text) ? jsonOrYaml(text) : parseYaml(text);
+    } catch (error) {
+      throw new ContractReadError(`${this.shownFile(file)} is not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
+    }
+    this.docs.set(url, doc);
+    if (isObject(doc) && typeof doc.$id === "string") this.ids.set(doc.$id.replace(/#.*$/, ""), url);
+    return doc;
+  }
+
+  private shownFile(file: string): string {
+    return relative(process.cwd(), file) || file;
+  }
+
+  /** Follows every `$ref` once, so a contract with a dangling one is refused at load time. */
+  private checkRefs(url: string, node: Json, pointer: string, seen: Set<string>): void {
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => this.checkRefs(url, child, `${pointer}/${i}`, seen));
+      return;
+    }
+    if (!isObject(node)) return;
+    if (typeof node.$ref === "string") {
+      const target = this.target(node.$ref, url, { url, pointer });
+      const key = `${target.url}#${target.pointer}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        this.checkRefs(target.url, this.at(target, { url, pointer }), target.pointer, seen);
+      }
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== "$ref") this.checkRefs(url, child, `${pointer}/${escapeToken(key)}`, seen);
+  }
+
+  /** Where `$ref` (written in the document at `base`) points; `from` names the `$ref` in errors. */
+  private target(ref: string, base: string, from: Location): Location {
+    let absolute: URL;
+    try {
+      absolute = new URL(ref, base);
+    } catch {
+      throw new ContractReadError(`${this.shown(from)}: $ref ${JSON.stringify(ref)} is not a URI reference`);
+    }
+    const pointer = decodeURIComponent(absolute.hash.slice(1));
+    absolute.hash = "";
+    let url = absolute.href;
+    if (!url.startsWith("file:")) {
+      const file = this.ids.get(url);
+      if (file === undefined) throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names no file of the contract`);
+      url = file;
+    } else if (!this.docs.has(url) && (!existsSync(fileURLToPath(url)) || statSync(fileURLToPath(url)).isDirectory())) {
+      throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names a file that does not exist`);
+    }
+    this.load(url);
+    return { url, pointer };
+  }
+
+  /** The node at a location; `from` names the `$ref` that led there, for the error. */
+  private at(loc: Location, from?: Location): Json {
+    let node = this.load(loc.url);
+    if (loc.pointer === "") return node;
+    for (const token of loc.pointer.slice(1).split("/").map(unescapeToken)) {
+      if (Array.isArray(node) && /^\d+$/.test(token) && Number(token) < node.length) node = node[Number(token)];
+      else if (isObject(node) && Object.hasOwn(node, token)) node = node[token];
+      else throw new ContractReadError(`${from ? this.shown(from) : this.shown(loc)}: $ref to ${this.shown(loc)}, which does not exist`);
+    }
+    return node;
+  }
+
+  /**
+   * Follows `node`'s `$ref` chain (node found at `loc`). A `$ref` with sibling keywords (allowed
+   * in OpenAPI 3.1) keeps the siblings: they are laid over the target, except the annotations,
+   * which change nothing a comparison looks at; the result then is a new object at the `$ref`'s place.
+   */
+  deref(node: Json, loc: Location): { node: Json; loc: Location } {
+    let current = node;
+    let where = loc;
+    let extra: JsonObject | undefined;
+    for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
+      if (hops > 64) throw new ContractReadError(`${this.shown(loc)}: $ref chain longer than 64 hops (a cycle of $refs)`);
+      const { $ref, ...siblings } = current;
+      const kept = Object.entries(siblings).filter(([k]) => !ANNOTATIONS.has(k) && !k.startsWith("x-"));
+      if (kept.length > 0) extra = { ...Object.fromEntries(kept), ...extra };
+      const key = `${where.url}\0${$ref as string}`;
+      let hit = this.resolved.get(key);
+      if (!hit) {
+        const target = this.target($ref as string, where.url, where);
+        hit = { loc: target, node: this.at(target, where) };
+        this.resolved.set(key, hit);
+      }
+      current = hit.node;
+      where = hit.loc;
+    }
+    if (extra && isObject(current)) return { node: { ...current, ...extra }, loc };
+    return { node: current, loc: where };
+  }
+}
+
+function jsonOrYaml(text: string): Json {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return parseYaml(text);
+  }
+}
+
+/** Keywords that document and never constrain: a change to them is no change (issue 26: cosmetic). */
+export const ANNOTATIONS = new Set(["description", "summary", "title", "example", "examples", "$comment", "externalDocs", "$id", "$schema", "$anchor"]);
+
+/** The child location `key` under `loc`. */
+export function child(loc: Location, ...keys: (string | number)[]): Location {
+  return { url: loc.url, pointer: loc.pointer + keys.map((k) => `/${escapeToken(k)}`).join("") };
+}
+
+/**
+ * A contract argument as given on the command line: a spec folder (its `openapi.yaml`, `.yml` or
+ * `.json`), a root document, or a bundle (one self-contained file).
+ */
+export function rootFileOf(argument: string): string {
+  if (!existsSync(argument)) throw new ContractReadError(`no such file or folder: ${argument}`);
+  if (!statSync(argument).isDirectory()) return argument;
+  for (const name of ["openapi.yaml", "openapi.yml", "openapi.json"]) {
+    if (existsSync(join(argument, name))) return join(argument, name);
+  }
+  throw new ContractReadError(`${argument} is a folder without openapi.yaml, openapi.yml or openapi.json`);
+}
+
+export function loadContract(argument: string): Contract {
+  return new Contract(rootFileOf(argument));
+}

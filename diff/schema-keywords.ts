@@ -1,0 +1,114 @@
+/**
+ * The keywords of a schema that hold no subschema — type, enum and const, bounds, pattern and
+ * format, uniqueItems, default, deprecated — each compared with its own rule: which way a change
+ * moves the set of values a writer may send (see change.ts for whom that breaks).
+ */
+import { isObject, type Json, type JsonObject } from "./documents.ts";
+import type { Effect } from "./change.ts";
+
+const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
+const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
+/** Keywords that only narrow when added and only widen when removed, and are incomparable when changed. */
+const RESTRICTIONS = ["pattern", "format", "multipleOf", "contentMediaType", "contentEncoding"];
+/** Every keyword compareLeaves looks at. */
+export const LEAF_KEYWORDS = [...LOWER_BOUNDS, ...UPPER_BOUNDS, ...RESTRICTIONS, "type", "enum", "const", "uniqueItems", "nullable", "default", "deprecated", "readOnly", "writeOnly", "discriminator"];
+
+/** `requestEffect`: the effect when the schema is part of a request, where it differs. */
+export type Add = (kind: string, effect: Effect, message: string, requestEffect?: Effect) => void;
+
+/** Canonical JSON (sorted keys), for comparing values such as enum members. */
+export function canonical(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function show(value: Json): string {
+  return typeof value === "string" ? JSON.stringify(value) : canonical(value);
+}
+
+export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
+  compareTypes(b, h, add);
+  compareValues(b, h, add);
+  for (const kw of LOWER_BOUNDS) compareBound(kw, b[kw], h[kw], "narrow", add);
+  for (const kw of UPPER_BOUNDS) compareBound(kw, b[kw], h[kw], "widen", add);
+  for (const kw of RESTRICTIONS) {
+    if (canonical(b[kw]) === canonical(h[kw])) continue;
+    if (b[kw] === undefined) add(`${kw}-added`, "narrow", `${kw} ${show(h[kw])} added`);
+    else if (h[kw] === undefined) add(`${kw}-removed`, "widen", `${kw} ${show(b[kw])} removed`);
+    else add(`${kw}-changed`, "both", `${kw} changed from ${show(b[kw])} to ${show(h[kw])}`);
+  }
+  if (Boolean(b.uniqueItems) !== Boolean(h.uniqueItems)) {
+    add("unique-items-changed", h.uniqueItems ? "narrow" : "widen", h.uniqueItems ? "items must now be unique" : "items need no longer be unique");
+  }
+  if (Boolean(b.nullable) !== Boolean(h.nullable)) add("nullable-changed", h.nullable ? "widen" : "narrow", h.nullable ? "null is now allowed" : "null is no longer allowed");
+  if (canonical(b.default) !== canonical(h.default)) {
+    // For a request, an omitted field now means something else: that is the client's (see change.ts).
+    add("default-changed", "none", b.default === undefined ? `default ${show(h.default)} added` : h.default === undefined ? `default ${show(b.default)} removed` : `default changed from ${show(b.default)} to ${show(h.default)}`, "narrow");
+  }
+  for (const kw of ["deprecated", "readOnly", "writeOnly"]) {
+    if (Boolean(b[kw]) !== Boolean(h[kw])) add(`${kw}-changed`, "none", h[kw] ? `now ${kw}` : `no longer ${kw}`);
+  }
+  const bDisc = isObject(b.discriminator) ? b.discriminator.propertyName : undefined;
+  const hDisc = isObject(h.discriminator) ? h.discriminator.propertyName : undefined;
+  if (bDisc !== hDisc) add("discriminator-changed", "both", `discriminator property changed from ${show(bDisc ?? null)} to ${show(hDisc ?? null)}`);
+}
+
+function compareTypes(b: JsonObject, h: JsonObject, add: Add): void {
+  const bt = typeSet(b.type);
+  const ht = typeSet(h.type);
+  if (bt === undefined && ht === undefined) return;
+  if (bt === undefined) return add("type-narrowed", "narrow", `type restricted to ${[...ht!].join(", ")}`);
+  if (ht === undefined) return add("type-widened", "widen", `type restriction ${[...bt].join(", ")} removed`);
+  const wider = [...bt].every((t) => covers(ht, t));
+  const narrower = [...ht].every((t) => covers(bt, t));
+  if (wider && narrower) return;
+  const from = [...bt].join(", ");
+  const to = [...ht].join(", ");
+  if (wider) add("type-widened", "widen", `type widened from ${from} to ${to}`);
+  else if (narrower) add("type-narrowed", "narrow", `type narrowed from ${from} to ${to}`);
+  else add("type-changed", "both", `type changed from ${from} to ${to}`);
+}
+
+function compareValues(b: JsonObject, h: JsonObject, add: Add): void {
+  const bv = valueSet(b);
+  const hv = valueSet(h);
+  if (bv === undefined && hv === undefined) return;
+  if (bv === undefined) return add("enum-added", "narrow", `values restricted to ${[...hv!.values()].join(", ")}`);
+  if (hv === undefined) return add("enum-removed", "widen", `value restriction (${[...bv.values()].join(", ")}) removed`);
+  const added = [...hv.keys()].filter((k) => !bv.has(k)).map((k) => hv.get(k)!);
+  const removed = [...bv.keys()].filter((k) => !hv.has(k)).map((k) => bv.get(k)!);
+  if (added.length > 0) add("enum-value-added", "widen", `value${added.length > 1 ? "s" : ""} ${added.join(", ")} added`);
+  if (removed.length > 0) add("enum-value-removed", "narrow", `value${removed.length > 1 ? "s" : ""} ${removed.join(", ")} removed`);
+}
+
+function typeSet(type: Json): Set<string> | undefined {
+  if (typeof type === "string") return new Set([type]);
+  if (Array.isArray(type)) return new Set(type.map(String));
+  return undefined;
+}
+
+/** Whether the type set admits every value of type `t` (an integer is a number). */
+function covers(set: Set<string>, t: string): boolean {
+  return set.has(t) || (t === "integer" && set.has("number"));
+}
+
+function valueSet(schema: JsonObject): Map<string, string> | undefined {
+  const values = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+  return values === undefined ? undefined : new Map(values.map((v) => [canonical(v), show(v)]));
+}
+
+/** `growing` says which way a bound that grows moves the set of values (a growing minimum narrows). */
+function compareBound(kw: string, b: Json, h: Json, growing: Effect, add: Add): void {
+  if (b === h) return;
+  const shrinking: Effect = growing === "narrow" ? "widen" : "narrow";
+  if (b === undefined) add(`${kw}-added`, "narrow", `${kw} ${String(h)} added`);
+  else if (h === undefined) add(`${kw}-removed`, "widen", `${kw} ${String(b)} removed`);
+  else if (typeof b === "number" && typeof h === "number") add(`${kw}-changed`, h > b ? growing : shrinking, `${kw} changed from ${b} to ${h}`);
+  else add(`${kw}-changed`, "both", `${kw} changed from ${String(b)} to ${String(h)}`);
+}
