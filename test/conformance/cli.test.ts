@@ -101,7 +101,7 @@ describe.concurrent("conformance: usage errors exit 2", () => {
   it("--help explains the options with examples", async ({ expect }) => {
     const result = await runCli(["conformance", "--help"]);
     expect(result.code).toBe(0);
-    for (const text of ["--base-url <url>", "--profile <file>", "--only <patterns>", "--reporter <list>", "--receiver-host <address>", "--request-timeout <seconds>", "--reference", "users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user)", "Examples:", "conformance --reference --reporter console,html --out report"]) {
+    for (const text of ["--base-url <url>", "--profile <file|demo>", "--admin-token <token>", "--only <patterns>", "--reporter <list>", "--receiver-host <address>", "--request-timeout <seconds>", "--reference", "users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user)", "Examples:", "conformance --reference --reporter console,html --out report"]) {
       expect(result.stdout).toContain(text);
     }
   });
