@@ -2399,8 +2399,7 @@ export interface components {
              */
             event: string | components["schemas"]["WebhookEventName"] | "ping";
             /**
-             * Format: uuid
-             * @description The `X-Service-Delivery` header value: the same for every attempt at the same payload.
+             * @description The `X-Service-Delivery` header value: the same for every attempt at the same payload. Any non-empty string unique to the delivery (the reference sends a UUID; DECISIONS D-REF-HOOKS-DELIVERY-ID).
              * @example 0b989ba4-242f-11e5-81e1-c7b6966d2516
              */
             guid: string;
@@ -2441,7 +2440,7 @@ export interface components {
                     "User-Agent": string;
                     "X-Hub-Signature"?: string;
                     "X-Hub-Signature-256"?: string;
-                    /** Format: uuid */
+                    /** @description Unique ID of the delivery: any non-empty string (the reference sends a UUID; DECISIONS D-REF-HOOKS-DELIVERY-ID). */
                     "X-Service-Delivery": string;
                     /** @example push */
                     "X-Service-Event": string;
@@ -4524,7 +4523,7 @@ export interface components {
          */
         webhookContentType: "application/json" | "application/x-www-form-urlencoded";
         /**
-         * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+         * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
          * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
          */
         webhookDelivery: string;
@@ -4581,7 +4580,7 @@ export interface components {
          */
         ETag: string;
         /**
-         * @description Pagination links (RFC 8288) with `rel="next"` and `rel="last"`, plus `rel="first"` and `rel="prev"` past the first page. Absent when everything fits on one page.
+         * @description Pagination links (RFC 8288) with `rel="next"` and `rel="last"` (the seed's), plus `rel="first"` and `rel="prev"` past the first page (D-LINK-FIRST-PREV). Absent when everything fits on one page.
          * @example <https://api.service.example/events?page=2>; rel="next", <https://api.service.example/events?page=10>; rel="last"
          */
         Link: string;
@@ -6577,7 +6576,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6629,7 +6628,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6681,7 +6680,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6733,7 +6732,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6785,7 +6784,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6837,7 +6836,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6889,7 +6888,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6941,7 +6940,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6993,7 +6992,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7045,7 +7044,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7097,7 +7096,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7149,7 +7148,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7201,7 +7200,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7253,7 +7252,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7305,7 +7304,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7357,7 +7356,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7409,7 +7408,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7461,7 +7460,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7513,7 +7512,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7565,7 +7564,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7617,7 +7616,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7669,7 +7668,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
