@@ -2434,8 +2434,8 @@ export interface components {
             request: {
                 /** @description The request headers as sent (names in the casing shown). */
                 headers: {
-                    /** @enum {string} */
-                    "Content-Type": "application/json" | "application/x-www-form-urlencoded";
+                    /** @description application/json or application/x-www-form-urlencoded, as a media type: parameters such as charset may follow. */
+                    "Content-Type": string;
                     /** @example Service-Hookshot/044aadd */
                     "User-Agent": string;
                     "X-Hub-Signature"?: string;
@@ -4518,10 +4518,10 @@ export interface components {
          */
         username: string;
         /**
-         * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+         * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
          * @example application/json
          */
-        webhookContentType: "application/json" | "application/x-www-form-urlencoded";
+        webhookContentType: string;
         /**
          * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
          * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
@@ -6556,7 +6556,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6608,7 +6608,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6660,7 +6660,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6712,7 +6712,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6764,7 +6764,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6816,7 +6816,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6868,7 +6868,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6920,7 +6920,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6972,7 +6972,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7024,7 +7024,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7076,7 +7076,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7128,7 +7128,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7180,7 +7180,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7232,7 +7232,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7284,7 +7284,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7336,7 +7336,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7388,7 +7388,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7440,7 +7440,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7492,7 +7492,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7544,7 +7544,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7596,7 +7596,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7648,7 +7648,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
