@@ -2399,8 +2399,7 @@ export interface components {
              */
             event: string | components["schemas"]["WebhookEventName"] | "ping";
             /**
-             * Format: uuid
-             * @description The `X-Service-Delivery` header value: the same for every attempt at the same payload.
+             * @description The `X-Service-Delivery` header value: the same for every attempt at the same payload. Any non-empty string unique to the delivery (the reference sends a UUID; DECISIONS D-REF-HOOKS-DELIVERY-ID).
              * @example 0b989ba4-242f-11e5-81e1-c7b6966d2516
              */
             guid: string;
@@ -2435,13 +2434,13 @@ export interface components {
             request: {
                 /** @description The request headers as sent (names in the casing shown). */
                 headers: {
-                    /** @enum {string} */
-                    "Content-Type": "application/json" | "application/x-www-form-urlencoded";
+                    /** @description application/json or application/x-www-form-urlencoded, as a media type: parameters such as charset may follow. */
+                    "Content-Type": string;
                     /** @example Service-Hookshot/044aadd */
                     "User-Agent": string;
                     "X-Hub-Signature"?: string;
                     "X-Hub-Signature-256"?: string;
-                    /** Format: uuid */
+                    /** @description Unique ID of the delivery: any non-empty string (the reference sends a UUID; DECISIONS D-REF-HOOKS-DELIVERY-ID). */
                     "X-Service-Delivery": string;
                     /** @example push */
                     "X-Service-Event": string;
@@ -4519,12 +4518,12 @@ export interface components {
          */
         username: string;
         /**
-         * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+         * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
          * @example application/json
          */
-        webhookContentType: "application/json" | "application/x-www-form-urlencoded";
+        webhookContentType: string;
         /**
-         * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+         * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
          * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
          */
         webhookDelivery: string;
@@ -4581,7 +4580,7 @@ export interface components {
          */
         ETag: string;
         /**
-         * @description Pagination links (RFC 8288) with `rel="next"` and `rel="last"`, plus `rel="first"` and `rel="prev"` past the first page. Absent when everything fits on one page.
+         * @description Pagination links (RFC 8288) with `rel="next"` and `rel="last"` (the seed's), plus `rel="first"` and `rel="prev"` past the first page (D-LINK-FIRST-PREV). Absent when everything fits on one page.
          * @example <https://api.service.example/events?page=2>; rel="next", <https://api.service.example/events?page=10>; rel="last"
          */
         Link: string;
@@ -6557,7 +6556,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6577,7 +6576,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6609,7 +6608,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6629,7 +6628,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6661,7 +6660,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6681,7 +6680,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6713,7 +6712,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6733,7 +6732,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6765,7 +6764,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6785,7 +6784,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6817,7 +6816,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6837,7 +6836,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6869,7 +6868,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6889,7 +6888,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6921,7 +6920,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6941,7 +6940,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -6973,7 +6972,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -6993,7 +6992,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7025,7 +7024,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7045,7 +7044,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7077,7 +7076,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7097,7 +7096,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7129,7 +7128,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7149,7 +7148,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7181,7 +7180,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7201,7 +7200,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7233,7 +7232,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7253,7 +7252,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7285,7 +7284,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7305,7 +7304,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7337,7 +7336,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7357,7 +7356,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7389,7 +7388,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7409,7 +7408,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7441,7 +7440,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7461,7 +7460,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7493,7 +7492,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7513,7 +7512,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7545,7 +7544,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7565,7 +7564,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7597,7 +7596,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7617,7 +7616,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];
@@ -7649,7 +7648,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. Seed: *Delivery headers*; DESIGN: hook config `content_type`.
+                 * @description `application/json` for hooks with `content_type: json` (the default), or `application/x-www-form-urlencoded` for `content_type: form`, whose body is `payload=<url-encoded JSON>`. Mirrors the request body's media type. A media type: parameters such as `charset=utf-8` may follow (the reference sends none). Seed: *Delivery headers*; DESIGN: hook config `content_type`.
                  * @example application/json
                  */
                 "Content-Type": components["parameters"]["webhookContentType"];
@@ -7669,7 +7668,7 @@ export interface operations {
                  */
                 "X-Hub-Signature-256"?: components["parameters"]["webhookSignature256"];
                 /**
-                 * @description Unique ID (a UUID) of the delivery; the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; DESIGN: a UUID.
+                 * @description Unique ID of the delivery: any non-empty string unique to it (the reference sends a UUID); the same for automatic retries and redeliveries of the same payload. Seed: *Delivery headers*; spec/DECISIONS.md D-REF-HOOKS-DELIVERY-ID.
                  * @example 72d3162e-cc78-11e3-81ab-4c9367dc0958
                  */
                 "X-Service-Delivery": components["parameters"]["webhookDelivery"];

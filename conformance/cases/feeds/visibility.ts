@@ -2,14 +2,16 @@
  * FEEDS-VIS-*: who sees events of a private repository (seed: Endpoints › A — user and received
  * feeds include private events only "when authenticated as that user", the `/public` feeds and
  * `/events` are public events, the organization dashboard "requires authentication as that
- * user"; the contract: a private repository's feed is 404 to those who cannot see it). Each case
+ * user" — any refusal; the contract: a private repository's feed is 404 to those who cannot see
+ * it, the dashboard 401 anonymously and 404 to another user, D-FEED-VISIBILITY). Each case
  * first makes (or finds) an event in the profile's private repository, then looks for it — by
  * id, by repository and by `public: false` — where it must not be.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
-import { check, SkipCase } from "../../core/failure.ts";
+import { check, SkipCase, type Checks } from "../../core/failure.ts";
 import {
   dashboard,
+  eventsOf,
   fetchFeed,
   networkEvents,
   orgEvents,
@@ -50,24 +52,32 @@ async function privateEvent(ctx: CaseContext): Promise<Secret> {
 type Rule = "none-private" | "not-this-one";
 
 /** `rule` none-private: no event with public false at all; not-this-one: not the secret's event or repository. */
-function checkNoLeak(feed: Feed, who: string, events: ActivityEvent[], secret: Secret, rule: Rule): void {
+function checkNoLeak(feed: Feed, who: string, events: ActivityEvent[], secret: Secret, rule: Rule, checks: Checks = check): void {
   events.forEach((e, j) => {
     const leak = e.id === secret.event.id || e.repo?.name === secret.repo || (rule === "none-private" && e.public === false);
-    check.ok(!leak, `${feed.label} shows ${who} a private event (${e.id}, ${e.type} in ${e.repo?.name})`, { expected: "no events of private repositories", actual: { id: e.id, repo: e.repo?.name, public: e.public }, pointer: `/body/${j}` });
+    checks.ok(!leak, `${feed.label} shows ${who} a private event (${e.id}, ${e.type} in ${e.repo?.name})`, { expected: "no events of private repositories", actual: { id: e.id, repo: e.repo?.name, public: e.public }, pointer: `/body/${j}` });
   });
 }
 
-async function checkFeeds(ctx: CaseContext, feeds: Feed[], token: string | null, who: string, secret: Secret, rule: Rule): Promise<void> {
+async function checkFeeds(ctx: CaseContext, feeds: Feed[], token: string | null, who: string, secret: Secret, rule: Rule, checks: Checks = check): Promise<void> {
   for (const feed of feeds) {
     const { events } = await page(ctx, feed, { token });
-    checkNoLeak(feed, who, events, secret, rule);
+    checkNoLeak(feed, who, events, secret, rule, checks);
   }
 }
 
+/**
+ * The private repository's own feed, to someone who cannot see it: the seed lets none of its
+ * events through (a refusal, or a page without them); the contract answers 404 (D-FEED-VISIBILITY).
+ */
 async function checkHidden(ctx: CaseContext, token: string | null, who: string, secret: Secret): Promise<void> {
   const feed = repoEvents(secret.repo);
   const res = await fetchFeed(ctx, feed, { token });
-  check.status(res.status, 404, `${feed.label} for ${who} (a private repository they cannot see)`);
+  const where = `${feed.label} for ${who} (a private repository they cannot see)`;
+  const decided: Checks = ctx.rule("D-FEED-VISIBILITY");
+  decided.status(res.status, 404, where);
+  if (res.status === 200) checkNoLeak(feed, who, eventsOf(res, feed), secret, "none-private");
+  else check.ok(res.status >= 400 && res.status < 500, `${where}: refused (a 4xx) or answered without its events`, { expected: "a 4xx, or 200 without private events", actual: res.status, pointer: "/status" });
 }
 
 /** Feeds anyone may read: the public timeline, the secret's actor's feeds, the org's and the public repository's network. */
@@ -124,7 +134,10 @@ export const VISIBILITY_CASES: Case[] = [
       const other = ctx.profile.users[1]!;
       const who = `${other.login} (users[1])`;
       await checkHidden(ctx, other.token!, who, secret);
-      await checkFeeds(ctx, [...publicFacing(ctx, secret), receivedEvents(other.login)], other.token!, who, secret, "not-this-one");
+      await checkFeeds(ctx, publicFacing(ctx, secret), other.token!, who, secret, "not-this-one");
+      // Their own received feed may hold private events (the seed: "when authenticated as that
+      // user"); that these are only of repositories they can see is the contract's.
+      await checkFeeds(ctx, [receivedEvents(other.login)], other.token!, who, secret, "not-this-one", ctx.rule("D-FEED-VISIBILITY"));
     },
   },
   {
@@ -144,7 +157,7 @@ export const VISIBILITY_CASES: Case[] = [
   },
   {
     id: "FEEDS-VIS-005",
-    title: "The organization dashboard needs authentication as its user (401 anonymous, 404 for another user)",
+    title: "The organization dashboard needs authentication as its user (refused otherwise; the contract: 401 anonymous, 404 for another user)",
     area: "feeds",
     seed: SEED.feeds,
     rules: ["S-FEED-DASHBOARD-AUTH", "D-FEED-VISIBILITY", "D-ERRORS"],
@@ -152,14 +165,19 @@ export const VISIBILITY_CASES: Case[] = [
     async run(ctx) {
       const login = ctx.profile.users[0]!.login;
       const feed = dashboard(login, ctx.profile.org!);
+      // The seed: "Requires authentication as that user" — any 4xx refusal keeps it; which one is the contract's.
+      const decided: Checks = ctx.rule("D-FEED-VISIBILITY");
+      const refused = (status: number) => status >= 400 && status < 500;
       const anonymous = await fetchFeed(ctx, feed, { token: null });
-      check.status(anonymous.status, 401, `${feed.label} without a token`);
+      check.ok(refused(anonymous.status), `${feed.label} without a token is refused`, { expected: "a 4xx", actual: anonymous.status, pointer: "/status" });
+      decided.status(anonymous.status, 401, `${feed.label} without a token`);
       const own = await fetchFeed(ctx, feed);
       check.status(own.status, 200, `${feed.label} as ${login}`);
       const other = ctx.profile.users[1];
       if (!other?.token) return ctx.note("no users[1] token: another user's access was not checked");
       const foreign = await fetchFeed(ctx, feed, { token: other.token });
-      check.status(foreign.status, 404, `${feed.label} as ${other.login} (another user)`);
+      check.ok(refused(foreign.status), `${feed.label} as ${other.login} (another user) is refused`, { expected: "a 4xx", actual: foreign.status, pointer: "/status" });
+      decided.status(foreign.status, 404, `${feed.label} as ${other.login} (another user)`);
     },
   },
 ];

@@ -6,7 +6,7 @@
  * default) and supports every webhook event name and the wildcard, and names are unique.
  */
 import type { Case } from "../../core/types.ts";
-import { check } from "../../core/failure.ts";
+import { check, type Checks } from "../../core/failure.ts";
 import { webhookEvents } from "../../../generated/validators/index.js";
 import { SEED } from "./support.ts";
 
@@ -31,17 +31,23 @@ export const CATALOG_CASES: Case[] = [
     async run(ctx) {
       const token = ctx.profile.users[0]?.token;
       const res = await ctx.http.request({ operationId: "listServiceHooks", ...(token ? { token } : {}) });
+      // The seed: GET /hooks answers 200 with JSON listing the services; its shape is not shown.
       check.status(res.status, 200, "GET /hooks");
+      res.json<unknown>();
+      // The shape, the order (web first) and the entries are the contract's (D-SERVICE-CATALOG-SHAPE).
+      if (ctx.decisions.off("D-SERVICE-CATALOG-SHAPE")) return;
+      const shape: Checks = ctx.rule("D-SERVICE-CATALOG-SHAPE");
       const services = res.json<ServiceHook[]>();
+      shape.ok(Array.isArray(services), "GET /hooks is an array of services", { actual: typeof services, pointer: "/body" });
       const names = services.map((s) => s.name);
-      check.equal(new Set(names).size, names.length, "each service is listed once", "/body");
+      shape.equal(new Set(names).size, names.length, "each service is listed once", "/body");
       const web = services[0];
-      check.equal(web?.name, "web", "the first entry is web, the plain webhook", "/body/0/name");
-      check.equal(web!.events, ["push"], 'web subscribes to ["push"] by default (the seed: "Default: only push")', "/body/0/events");
+      shape.equal(web?.name, "web", "the first entry is web, the plain webhook", "/body/0/name");
+      shape.equal(web!.events, ["push"], 'web subscribes to ["push"] by default (the seed: "Default: only push")', "/body/0/events");
       const missing = SUBSCRIBABLE.filter((e) => !web!.supported_events.includes(e));
-      check.equal(missing, [], "web supports every webhook event name and *", "/body/0/supported_events");
+      shape.equal(missing, [], "web supports every webhook event name and *", "/body/0/supported_events");
       const keys = web!.schema.map(([, key]) => key);
-      check.ok(keys.includes("url"), "web's config keys include url", { expected: "url among the keys", actual: keys, pointer: "/body/0/schema" });
+      shape.ok(keys.includes("url"), "web's config keys include url", { expected: "url among the keys", actual: keys, pointer: "/body/0/schema" });
     },
   },
 ];

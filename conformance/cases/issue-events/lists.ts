@@ -2,11 +2,12 @@
  * ISSUE-EVENTS-LIST-*, -GET-*, -PAGE-*: the three issue event endpoints (seed: Endpoints › B;
  * Resources › Issue event — `issue` absent in the per-issue list, included in the
  * repository-wide list and the single event). Every event read is also held to the per-kind
- * presence rules; unknown ids and issue numbers are 404 in the error shape; the lists paginate
- * with `Link` (30 per page, the contract's rule for lists).
+ * presence rules; unknown ids and issue numbers are 404 in the error shape; the lists carry
+ * `Link` (the seed: "Link (lists)"), with 30 per page and rels next and last
+ * (D-LIST-PAGINATION), first and prev past page 1 (D-LINK-FIRST-PREV) as the contract chose.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
-import { check, SkipCase } from "../../core/failure.ts";
+import { check, SkipCase, type Checks } from "../../core/failure.ts";
 import { checkPresence, checkSingle, issueList, issueNumber, NEEDS, repo, repoList, SEED, single, type IssueEvent } from "./support.ts";
 
 const PAGE_SIZE = 30;
@@ -114,7 +115,7 @@ export const LIST_CASES: Case[] = [
     title: "The repository-wide list pages 30 at a time with working Link rels (next, last; first, prev)",
     area: "issue-events",
     seed: SEED.endpoints,
-    rules: ["D-LIST-PAGINATION", "S-ISSUE-EVENTS-ENDPOINTS"],
+    rules: ["S-ISSUE-EVENTS-ENDPOINTS", "D-LIST-PAGINATION", "D-LINK-FIRST-PREV"],
     needs: NEEDS,
     async run(ctx) {
       let first = await repoList(ctx);
@@ -129,20 +130,26 @@ export const LIST_CASES: Case[] = [
         ctx.note(`triggered ${missing} subscribed events`);
         first = await repoList(ctx);
       }
-      check.equal(first.events.length, PAGE_SIZE, "page 1 of a list longer than one page holds 30 events", "/body");
+      // The seed: "Link (lists)". Its rels and the page size are the contract's (D-LIST-PAGINATION).
+      check.ok(first.res.headers.get("link"), "a list longer than one page carries Link", { expected: "a Link header", actual: null, pointer: "/headers/link" });
+      if (ctx.decisions.off("D-LIST-PAGINATION")) return;
+      const lists: Checks = ctx.rule("D-LIST-PAGINATION");
+      lists.equal(first.events.length, PAGE_SIZE, "page 1 of a list longer than one page holds 30 events", "/body");
       const { next, last } = first.links;
-      check.ok(next && last, 'page 1 links rel="next" and rel="last"', { expected: "next and last", actual: first.res.headers.get("link"), pointer: "/headers/link" });
+      lists.ok(next && last, 'page 1 links rel="next" and rel="last"', { expected: "next and last", actual: first.res.headers.get("link"), pointer: "/headers/link" });
       const viaNext = await repoList(ctx, { url: next });
       const second = await repoList(ctx, { page: 2 });
-      check.equal(viaNext.events.map((e) => e.id), second.events.map((e) => e.id), `rel="next" (${next}) is page 2`, "/headers/link");
+      lists.equal(viaNext.events.map((e) => e.id), second.events.map((e) => e.id), `rel="next" (${next}) is page 2`, "/headers/link");
       const overlap = second.events.filter((e) => first.events.some((f) => f.id === e.id));
-      check.equal(overlap.map((e) => e.id), [], "page 2 repeats none of page 1's events", "/body");
-      check.ok(second.links.first && second.links.prev, 'page 2 links rel="first" and rel="prev"', { actual: second.res.headers.get("link"), pointer: "/headers/link" });
-      const back = await repoList(ctx, { url: second.links.prev });
-      check.equal(back.events.map((e) => e.id), first.events.map((e) => e.id), `rel="prev" of page 2 (${second.links.prev}) is page 1`, "/headers/link");
+      lists.equal(overlap.map((e) => e.id), [], "page 2 repeats none of page 1's events", "/body");
       const end = await repoList(ctx, { url: last });
-      check.ok(end.events.length > 0 && end.events.length <= PAGE_SIZE, `the last page (${last}) holds 1 to 30 events`, { actual: end.events.length, pointer: "/body" });
-      check.equal(end.links.next, undefined, 'the last page has no rel="next"', "/headers/link");
+      lists.ok(end.events.length > 0 && end.events.length <= PAGE_SIZE, `the last page (${last}) holds 1 to 30 events`, { actual: end.events.length, pointer: "/body" });
+      lists.equal(end.links.next, undefined, 'the last page has no rel="next"', "/headers/link");
+      if (ctx.decisions.off("D-LINK-FIRST-PREV")) return;
+      const back: Checks = ctx.rule("D-LINK-FIRST-PREV");
+      back.ok(second.links.first && second.links.prev, 'page 2 links rel="first" and rel="prev"', { actual: second.res.headers.get("link"), pointer: "/headers/link" });
+      const previous = await repoList(ctx, { url: second.links.prev });
+      back.equal(previous.events.map((e) => e.id), first.events.map((e) => e.id), `rel="prev" of page 2 (${second.links.prev}) is page 1`, "/headers/link");
     },
   },
 ];

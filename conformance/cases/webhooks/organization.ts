@@ -7,12 +7,14 @@
  */
 import type { Case, CaseContext } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
-import { check } from "../../core/failure.ts";
+import { check, type Checks } from "../../core/failure.ts";
 import { orgPlace, SEED, withHook } from "../hooks/support.ts";
 import { creationPing, isEvent, mark, payloadOf, webhookCase } from "./support.ts";
 
 const RULES: Record<string, readonly string[]> = {
-  "WEBHOOK-ORG-001": ["D-SCHEMA-WEBHOOK-REPOSITORY-SENDER", "D-SCHEMA-WEBHOOK-PING", "S-WEBHOOK-PAYLOAD", "S-WEBHOOK-PLACES"],
+  // The seed: "repository and/or organization (where the event occurred)" — that organization is
+  // there when an organization owns the repository is the contract's word.
+  "WEBHOOK-ORG-001": ["S-WEBHOOK-PLACES", "S-WEBHOOK-PAYLOAD", "D-SCHEMA-WEBHOOK-REPOSITORY-SENDER", "D-SCHEMA-WEBHOOK-PING"],
 };
 
 /** A repository of the organization, from the organization's public feed (skips when it shows none). */
@@ -24,10 +26,10 @@ async function orgRepository(ctx: CaseContext, org: string): Promise<string> {
   return name;
 }
 
-function checkOrganization(payload: Record<string, unknown>, org: string, where: string): void {
+function checkOrganization(checks: Checks, payload: Record<string, unknown>, org: string, where: string): void {
   const got = payload.organization as { login?: string } | undefined;
-  check.ok(got && typeof got === "object", `${where}: the payload carries organization`, { expected: { login: org }, actual: got, pointer: "/body/organization" });
-  check.equal(got.login?.toLowerCase(), org.toLowerCase(), `${where}: organization is ${org}`, "/body/organization/login");
+  checks.ok(got && typeof got === "object", `${where}: the payload carries organization`, { expected: { login: org }, actual: got, pointer: "/body/organization" });
+  checks.equal(got?.login?.toLowerCase(), org.toLowerCase(), `${where}: organization is ${org}`, "/body/organization/login");
 }
 
 export const ORGANIZATION_CASES: Case[] = withRules(RULES, [
@@ -36,13 +38,13 @@ export const ORGANIZATION_CASES: Case[] = withRules(RULES, [
     const repository = await orgRepository(ctx, org);
     await withHook(ctx, orgPlace(ctx), id, { events: ["push"] }, async (hook) => {
       const ping = await creationPing(ctx, hook);
-      if (ping) checkOrganization(payloadOf(ping), org, "the organization hook's ping");
+      if (ping) checkOrganization(ctx.rule("D-SCHEMA-WEBHOOK-PING"), payloadOf(ping), org, "the organization hook's ping");
       const since = mark(ctx, hook.path);
       await ctx.trigger("push", { repo: repository });
       const push = await since.next(`the push to ${repository}`, isEvent("push"));
       const payload = payloadOf(push);
       check.equal((payload.repository as { full_name?: string } | undefined)?.full_name?.toLowerCase(), repository.toLowerCase(), `the push is to ${repository}`, "/body/repository/full_name");
-      checkOrganization(payload, org, `the push to ${repository}, a repository of ${org}`);
+      checkOrganization(ctx.rule("D-SCHEMA-WEBHOOK-REPOSITORY-SENDER"), payload, org, `the push to ${repository}, a repository of ${org}`);
     });
   }),
 ]);

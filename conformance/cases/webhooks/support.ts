@@ -10,9 +10,9 @@
 import { createHmac } from "node:crypto";
 import type { Case, CaseDraft, CaseContext, Need } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
-import { check, CaseFailure } from "../../core/failure.ts";
+import { check, CaseFailure, type Checks } from "../../core/failure.ts";
 import { validateWebhook, webhookEvents } from "../../../generated/validators/index.js";
-import { hookRequest, placeName, receiverOf, type Installed } from "../hooks/support.ts";
+import { hookRequest, is2xx, placeName, receiverOf, type Installed } from "../hooks/support.ts";
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -88,7 +88,7 @@ function markFrom(ctx: CaseContext, path: string, before: ReadonlySet<ReceivedDe
 /** The payload of a delivery: the JSON body, or the JSON in the `payload` field of a form body. */
 export function payloadOf(d: ReceivedDelivery): Record<string, unknown> {
   const text = d.raw.toString("utf8");
-  const type = (d.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(d.headers["content-type"]) ?? "";
   let json: string | null = text;
   if (type === FORM_TYPE || (type !== JSON_TYPE && text.startsWith("payload="))) json = new URLSearchParams(text).get("payload");
   if (json === null) throw new CaseFailure(`the ${eventOf(d) ?? "?"} delivery's form body has no payload field`, { expected: "payload=<url-encoded JSON>", actual: text.slice(0, 200), pointer: "/body" });
@@ -129,9 +129,9 @@ export const isEvent =
   (d: ReceivedDelivery): boolean =>
     eventOf(d) === event;
 
-/** The payload against the webhook schema of its event (the generated validators). */
-export function checkPayloadSchema(event: string | undefined, payload: unknown, where: string): void {
-  check.ok(event !== undefined && (webhookEvents as readonly string[]).includes(event), `${where}: X-Service-Event names a webhook event, whose schema the payload is checked against`, {
+/** The payload against the webhook schema of its event (the generated validators); failures count against `checks`' rule. */
+export function checkPayloadSchema(event: string | undefined, payload: unknown, where: string, checks: Checks = check): void {
+  checks.ok(event !== undefined && (webhookEvents as readonly string[]).includes(event), `${where}: X-Service-Event names a webhook event, whose schema the payload is checked against`, {
     expected: [...webhookEvents],
     actual: event ?? "(no header)",
     pointer: "/headers/x-service-event",
@@ -139,7 +139,7 @@ export function checkPayloadSchema(event: string | undefined, payload: unknown, 
   const verdict = validateWebhook(event, payload);
   if (verdict.valid) return;
   const [first] = verdict.errors;
-  check.fail(`${where}: the ${event} payload breaks its webhook schema: ${verdict.errors.slice(0, 3).map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, {
+  checks.fail(`${where}: the ${event} payload breaks its webhook schema: ${verdict.errors.slice(0, 3).map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, {
     pointer: `/body${first?.path ?? ""}`,
     actual: first ? valueAt(payload, first.path) : undefined,
   });
@@ -154,12 +154,16 @@ function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
-export function hmac(algorithm: "sha1" | "sha256", secret: string, bytes: Buffer | string): string {
+export type Algorithm = "sha1" | "sha256" | "sha512";
+const ALGORITHMS: readonly Algorithm[] = ["sha1", "sha256", "sha512"];
+const HEX_LENGTH: Record<Algorithm, number> = { sha1: 40, sha256: 64, sha512: 128 };
+
+export function hmac(algorithm: Algorithm, secret: string, bytes: Buffer | string): string {
   return createHmac(algorithm, secret).update(bytes).digest("hex");
 }
 
 /** Bodies a careless signer might have signed instead of the bytes sent: a hint for the message. */
-function signedInstead(d: ReceivedDelivery, secret: string, algorithm: "sha1" | "sha256", header: string): string | undefined {
+function signedInstead(d: ReceivedDelivery, secret: string, algorithm: Algorithm, hex: string): string | undefined {
   const payload = tryPayload(d);
   if (!payload) return undefined;
   const text = d.raw.toString("utf8");
@@ -175,30 +179,64 @@ function signedInstead(d: ReceivedDelivery, secret: string, algorithm: "sha1" | 
     ["the payload re-serialized compactly", JSON.stringify(payload)],
     ["the payload re-serialized with a 2-space indent", JSON.stringify(payload, null, 2)],
   ];
-  for (const [name, body] of candidates) if (header === `${algorithm}=${hmac(algorithm, secret, body)}`) return name;
+  for (const [name, body] of candidates) if (hex === hmac(algorithm, secret, body)) return name;
   return undefined;
 }
 
-/** Both signature headers are the HMACs of the exact bytes received, keyed with the hook's secret. */
-export function checkSignatures(d: ReceivedDelivery, secret: string, where: string): void {
-  for (const [name, algorithm] of [["x-hub-signature", "sha1"], ["x-hub-signature-256", "sha256"]] as const) {
+/**
+ * The seed's signature (S-WEBHOOK-SIGNATURE): X-Hub-Signature is an "HMAC hex digest of the
+ * payload, with the hook's secret as key"; the algorithm is not shown. So `<algo>=<hex>` with
+ * sha1, sha256 or sha512, or the bare hex of one of them, over the exact bytes received.
+ */
+function checkSeedSignature(ctx: CaseContext, d: ReceivedDelivery, secret: string, where: string): void {
+  const seed: Checks = ctx.rule("S-WEBHOOK-SIGNATURE");
+  const header = d.headers["x-hub-signature"];
+  if (header === undefined) seed.fail(`${where}: the hook has a secret, so the delivery carries X-Hub-Signature`, { expected: "an HMAC hex digest of the body", actual: "(no header)", pointer: "/headers/x-hub-signature" });
+  const m = /^(?:(sha1|sha256|sha512)=)?([0-9a-fA-F]+)$/.exec(header ?? "");
+  const named = m?.[1] as Algorithm | undefined;
+  const hex = (m?.[2] ?? "").toLowerCase();
+  const candidates = named ? [named] : ALGORITHMS.filter((a) => HEX_LENGTH[a] === hex.length);
+  if (candidates.some((a) => hex === hmac(a, secret, d.raw))) return;
+  const hint = candidates.map((a) => signedInstead(d, secret, a, hex)).find((x) => x !== undefined);
+  seed.fail(`${where}: X-Hub-Signature is an HMAC hex digest (sha1, sha256 or sha512, as <algo>=<hex>) of the exact ${d.raw.length} body bytes received, keyed with the hook's secret${hint ? `; it is the HMAC of ${hint} — sign the bytes you send` : ""}`, {
+    expected: `sha1=${hmac("sha1", secret, d.raw)} (or the sha256/sha512 form)`,
+    actual: header,
+    pointer: "/headers/x-hub-signature",
+  });
+}
+
+/**
+ * The signatures of a delivery from a hook with a secret: the seed's (above), then the headers
+ * the contract chose (D-SIGNATURE) or the profile declared — `sha1+sha256`: X-Hub-Signature
+ * `sha1=…` and X-Hub-Signature-256 `sha256=…`; `sha1` or `sha256`: X-Hub-Signature with that
+ * prefix. The cases calling this name both rules.
+ */
+export function checkSignatures(ctx: CaseContext, d: ReceivedDelivery, secret: string, where: string): void {
+  checkSeedSignature(ctx, d, secret, where);
+  if (ctx.decisions.off("D-SIGNATURE")) return;
+  const declared = ctx.decisions.value("D-SIGNATURE");
+  const wanted: [string, Algorithm][] =
+    declared === "sha1+sha256" ? [["x-hub-signature", "sha1"], ["x-hub-signature-256", "sha256"]] : [["x-hub-signature", declared === "sha256" ? "sha256" : "sha1"]];
+  const decision: Checks = ctx.rule("D-SIGNATURE");
+  for (const [name, algorithm] of wanted) {
     const header = d.headers[name];
     const expected = `${algorithm}=${hmac(algorithm, secret, d.raw)}`;
     if (header === expected) continue;
     const display = name === "x-hub-signature" ? "X-Hub-Signature" : "X-Hub-Signature-256";
-    if (header === undefined) check.fail(`${where}: the hook has a secret, so the delivery carries ${display}`, { expected, actual: "(no header)", pointer: `/headers/${name}` });
-    const instead = signedInstead(d, secret, algorithm, header);
-    check.fail(`${where}: ${display} is ${algorithm}=HMAC-${algorithm.toUpperCase()}(secret, the exact ${d.raw.length} body bytes received)${instead ? `; it is the HMAC of ${instead} — sign the bytes you send` : ""}`, {
+    const hint = header ? signedInstead(d, secret, algorithm, header.replace(/^\w+=/, "")) : undefined;
+    decision.fail(`${where}: ${display} is ${algorithm}=HMAC-${algorithm.toUpperCase()}(secret, the exact ${d.raw.length} body bytes received) (D-SIGNATURE: ${declared})${hint ? `; it is the HMAC of ${hint} — sign the bytes you send` : ""}`, {
       expected,
-      actual: header,
+      actual: header ?? "(no header)",
       pointer: `/headers/${name}`,
     });
   }
 }
 
-export function checkNoSignatures(d: ReceivedDelivery, where: string): void {
+/** No signature header without a secret: the contract's choice (D-SIGNATURE: "only when the hook has a secret"). */
+export function checkNoSignatures(ctx: CaseContext, d: ReceivedDelivery, where: string): void {
   for (const name of ["x-hub-signature", "x-hub-signature-256"]) {
-    check.ok(d.headers[name] === undefined, `${where}: a hook without a secret gets no ${name === "x-hub-signature" ? "X-Hub-Signature" : "X-Hub-Signature-256"}`, {
+    const decision: Checks = ctx.rule("D-SIGNATURE");
+    decision.ok(d.headers[name] === undefined, `${where}: a hook without a secret gets no ${name === "x-hub-signature" ? "X-Hub-Signature" : "X-Hub-Signature-256"}`, {
       expected: "(no header)",
       actual: d.headers[name],
       pointer: `/headers/${name}`,
@@ -206,17 +244,35 @@ export function checkNoSignatures(d: ReceivedDelivery, where: string): void {
   }
 }
 
-/** The ping for hook `id`: header, schema, hook_id and hook.id. */
-export function checkPing(d: ReceivedDelivery, id: number, where: string): Record<string, unknown> {
-  check.equal(eventOf(d), "ping", `${where}: X-Service-Event is ping`, "/headers/x-service-event");
+/** The rules `checkPing` attributes its assertions to: a case calling it names them. */
+export const PING_RULES = ["S-PING-PAYLOAD", "D-PING-HOOK-FIELDS", "D-SCHEMA-WEBHOOK-PING"] as const;
+
+/**
+ * The ping for hook `id`: what the seed says (X-Service-Event ping; zen a string, hook_id the
+ * hook's id, hook an object), then the contract's ping schema and `hook.id` (the hook's fields
+ * are not shown in the seed).
+ */
+export function checkPing(ctx: CaseContext, d: ReceivedDelivery, id: number, where: string): Record<string, unknown> {
+  const seed: Checks = ctx.rule("S-PING-PAYLOAD");
+  seed.equal(eventOf(d), "ping", `${where}: X-Service-Event is ping`, "/headers/x-service-event");
   const payload = payloadOf(d);
-  checkPayloadSchema("ping", payload, where);
-  check.equal(payload.hook_id, id, `${where}: hook_id is the created hook's id`, "/body/hook_id");
-  check.equal((payload.hook as { id?: unknown }).id, id, `${where}: hook.id is the created hook's id`, "/body/hook/id");
+  seed.ok(typeof payload.zen === "string", `${where}: zen is a string`, { actual: payload.zen, pointer: "/body/zen" });
+  seed.equal(payload.hook_id, id, `${where}: hook_id is the created hook's id`, "/body/hook_id");
+  seed.ok(payload.hook !== null && typeof payload.hook === "object", `${where}: hook is the webhook's configuration (an object)`, { actual: payload.hook, pointer: "/body/hook" });
+  if (ctx.decisions.on("D-SCHEMA-WEBHOOK-PING")) checkPayloadSchema("ping", payload, where, ctx.rule("D-SCHEMA-WEBHOOK-PING"));
+  ctx.rule("D-PING-HOOK-FIELDS").equal((payload.hook as { id?: unknown } | null)?.id, id, `${where}: hook.id is the created hook's id`, "/body/hook/id");
   return payload;
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The media type of a Content-Type value: parameters (charset) dropped, lower case (RFC 9110 §8.3.1). */
+export function mediaType(value: string | undefined): string | undefined {
+  return value?.split(";")[0]!.trim().toLowerCase();
+}
+
+/** A delivery's Content-Type is `type` as a media type (`application/json; charset=utf-8` is application/json). */
+export function checkMediaType(checks: Checks, d: ReceivedDelivery, type: string, message: string): void {
+  checks.equal(mediaType(d.headers["content-type"]), type, message, "/headers/content-type");
+}
 
 /** The cases of this area: area, needs (a hook on the public repository and the receiver, plus any extra). */
 export function webhookCase(id: string, title: string, seed: string, extra: readonly Need[], run: (ctx: CaseContext, id: string) => Promise<void>): CaseDraft {
@@ -247,10 +303,20 @@ export async function pushAndPing(ctx: CaseContext, hook: Installed): Promise<Re
   await ctx.trigger("push");
   await waitAt(ctx, hook.path, "the push delivery after the push trigger", (d) => eventOf(d) === "push" || kindOf(d) === "push");
   const before = mark(ctx, hook.path);
-  const res = await hookRequest(ctx, hook.place, "ping", { id: hook.id });
-  check.status(res.status, 204, `POST ${placeName(hook.place)}/${hook.id}/pings`);
+  await pingNow(ctx, hook);
   await before.next("the ping sent by POST …/pings", isPingFor(hook.id));
   return deliveriesAt(ctx, hook.path);
+}
+
+/**
+ * POST …/pings: any 2xx sends a ping. The contract's 204 (D-PING-ENDPOINT) is checked by the
+ * cases about the ping endpoint (WEBHOOK-PING-002, HOOKS-ORG-002), which pass `exact`.
+ */
+export async function pingNow(ctx: CaseContext, hook: Installed, exact = false): Promise<void> {
+  const res = await hookRequest(ctx, hook.place, "ping", { id: hook.id });
+  const what = `POST ${placeName(hook.place)}/${hook.id}/pings`;
+  check.ok(is2xx(res.status), `${what} answers a 2xx`, { expected: "2xx", actual: res.status, pointer: "/status" });
+  if (exact) ctx.rule("D-PING-ENDPOINT").status(res.status, 204, `${what} (the contract's 204)`);
 }
 
 /** "delivery 2 (push)": how messages name one delivery of a hook. */
