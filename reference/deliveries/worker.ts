@@ -5,7 +5,10 @@
  * receiver holds one slot, not the others. Jobs are fetched in batches sized by FetchSize — at
  * least twice the slots, up to about a second of this process's recent sending when there is a
  * backlog — refilled when half of that is left, because each fetch has a fixed cost that grows
- * with the backlog. A job that waited here for a slot so long that it could expire during its
+ * with the backlog. Slots are shared fairly (fair-slots.ts): one receiver or one owner holds at
+ * most three quarters of them, and jobs held back for that do not stop the worker fetching the
+ * jobs behind them (up to a bound), so another owner's delivery is not queued behind a slow
+ * receiver's. A job that waited here for a slot so long that it could expire during its
  * attempt (the receivers got slow) is handed back rather than sent twice. Work is looked for
  * when something signals it (an enqueue in this process, a NOTIFY from another, a retry falling
  * due, room freeing up while more was waiting) and otherwise every `pollIntervalMs`.
@@ -19,6 +22,8 @@ import { DELIVERY_QUEUE, type DeliveryJobData } from "./boss.ts";
 import { failJobs } from "./boss-calls.ts";
 import { slotWaitMs, type ResolvedDeliveryOptions } from "./options.ts";
 import { FetchSize } from "./fetch-size.ts";
+import { FairSlots, receiverOf, type Lane } from "./fair-slots.ts";
+import { findService } from "../hooks/catalog.ts";
 import type { PendingDelivery, PendingPayloads } from "./payloads.ts";
 import { Recorder, type Finished } from "./recorder.ts";
 import { AttemptStarts } from "./starts.ts";
@@ -41,6 +46,19 @@ interface Ready {
   row: SendRow | undefined;
   /** performance.now() when it was fetched. */
   fetchedAt: number;
+  lane: Lane;
+}
+
+/** Where the row's attempt goes and whose hook it is; empty keys when nothing will be sent. */
+function laneOf(row: SendRow | undefined): Lane {
+  if (!row || !row.hook_active) return { receiver: "", owner: "" };
+  let url: string | undefined;
+  if (row.hook_name === "web") url = row.config.url;
+  else {
+    const service = findService(row.hook_name);
+    url = service?.targets ? service.targets(row.config)[0]?.[1] : service?.urlKeys.map((k) => row.config[k]).find((v) => v !== undefined);
+  }
+  return { receiver: receiverOf(url), owner: row.owner === null || row.owner === undefined ? "" : String(row.owner) };
 }
 
 export class DeliveryWorker {
@@ -55,6 +73,9 @@ export class DeliveryWorker {
   readonly #payloads: PendingPayloads | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #ready: Ready[] = [];
+  readonly #slots: FairSlots;
+  /** Ready jobs the shares hold back while slots are free (set by #dispatch). */
+  #blocked = 0;
   readonly #shutdown = new AbortController();
   readonly #timers = new Set<NodeJS.Timeout>();
   #poll: NodeJS.Timeout | undefined;
@@ -70,6 +91,7 @@ export class DeliveryWorker {
     this.#options = options;
     this.#fetchSize = new FetchSize(options.concurrency, options.expireInSeconds);
     this.#slotWaitMs = slotWaitMs(options);
+    this.#slots = new FairSlots(options.concurrency);
     this.#starts = new AttemptStarts(db);
     this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at), onWritten: local.onWritten });
     // Every attempt in flight listens for the shutdown.
@@ -110,10 +132,13 @@ export class DeliveryWorker {
     this.#fetching = true;
     const { concurrency } = this.#options;
     try {
-      // Refill only below the low-water mark: a batch is then at least half the target.
-      while (this.#pending && !this.#stopped && this.#held <= Math.max(concurrency, this.#fetchSize.target / 2)) {
+      // Refill only below the low-water mark: a batch is then at least half the target. Jobs the
+      // shares hold back do not count (the ones behind them may be sendable), up to a bound.
+      while (this.#pending && !this.#stopped && this.#held - this.#blocked <= Math.max(concurrency, this.#fetchSize.target / 2)) {
+        const full = Math.max(2 * concurrency, this.#fetchSize.target);
+        const room = Math.min(full - (this.#held - this.#blocked), full + 16 * concurrency - this.#held);
+        if (room <= 0) break;
         this.#pending = false;
-        const room = Math.max(2 * concurrency, this.#fetchSize.target) - this.#held;
         const jobs = await this.#boss.fetch<DeliveryJobData>(DELIVERY_QUEUE, { batchSize: room });
         if (jobs.length === room) this.#pending = true;
         if (jobs.length > 0) await this.#take(jobs);
@@ -145,7 +170,10 @@ export class DeliveryWorker {
       throw error;
     }
     const fetchedAt = performance.now();
-    for (const job of jobs) this.#ready.push({ job, row: sendRow(job.data, held.get(job.data.guid), loaded), fetchedAt });
+    for (const job of jobs) {
+      const row = sendRow(job.data, held.get(job.data.guid), loaded);
+      this.#ready.push({ job, row, fetchedAt, lane: laneOf(row) });
+    }
     this.#dispatch();
   }
 
@@ -153,14 +181,26 @@ export class DeliveryWorker {
     // Started now, an attempt may run `timeoutMs`: a job that waited longer than slotWaitMs
     // would expire while being sent. resolveOptions keeps that a second or more, so a job
     // fetched just now is always sent (with no margin nothing could ever be).
-    if (this.#ready.length > 0 && this.#ready[0]!.fetchedAt < performance.now() - this.#slotWaitMs) {
+    // The ready list is in fetch order, so the jobs that waited too long are its head.
+    const cutoff = performance.now() - this.#slotWaitMs;
+    let late = 0;
+    while (late < this.#ready.length && this.#ready[late]!.fetchedAt < cutoff) late++;
+    if (late > 0) {
       // pg-boss retries them (after the queue's retry delay), as after a crash.
-      const back = this.#ready.splice(0);
+      const back = this.#ready.splice(0, late);
       void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);
     }
-    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency && this.#ready.length > 0) {
-      const { job, row } = this.#ready.shift()!;
+    // The oldest job its receiver's and owner's shares allow; scanning stops at the first free slot's taker.
+    let i = 0;
+    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency && i < this.#ready.length) {
+      if (!this.#slots.allowed(this.#ready[i]!.lane)) {
+        i++;
+        continue;
+      }
+      const [{ job, row, lane }] = this.#ready.splice(i, 1) as [Ready];
+      this.#slots.start(lane);
       const running = this.#attempt(job, row).finally(() => {
+        this.#slots.finish(lane);
         this.#fetchSize.finished();
         this.#inFlight.delete(running);
         this.#dispatch();
@@ -168,6 +208,8 @@ export class DeliveryWorker {
       });
       this.#inFlight.add(running);
     }
+    // With slots free, whatever is still waiting is held back by the shares.
+    this.#blocked = this.#inFlight.size < this.#options.concurrency ? this.#ready.length : 0;
   }
 
   async #attempt(job: Job, row: SendRow | undefined): Promise<void> {
@@ -265,7 +307,7 @@ function sendRow(data: DeliveryJobData, held: PendingDelivery | undefined, loade
     if (!hook) return undefined;
     return {
       guid: data.guid, hook_id: hook.id, event: first.event, action: first.action, payload: first.payload, content_type: null, body: null,
-      hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
+      hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed, owner: hook.owner,
     };
   }
   const delivery = loaded.deliveries.get(data.guid);
@@ -276,6 +318,6 @@ function sendRow(data: DeliveryJobData, held: PendingDelivery | undefined, loade
   return {
     guid: data.guid, hook_id: hook.id, event: delivery.event, action: delivery.action,
     payload: pending ? delivery.body : delivery.payload, content_type: delivery.content_type, body: pending ? null : delivery.body,
-    hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
+    hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed, owner: hook.owner,
   };
 }
