@@ -72,7 +72,12 @@ export class DeliveryWorker {
   readonly #slotWaitMs: number;
   readonly #payloads: PendingPayloads | undefined;
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #ready: Ready[] = [];
+  /**
+   * Jobs fetched and waiting for a slot, one queue per lane (receiver and owner), each in fetch
+   * order: picking the next job costs one look per lane, not one per waiting job.
+   */
+  readonly #waiting = new Map<string, Ready[]>();
+  #waitingCount = 0;
   readonly #slots: FairSlots;
   /** Ready jobs the shares hold back while slots are free (set by #dispatch). */
   #blocked = 0;
@@ -124,7 +129,7 @@ export class DeliveryWorker {
 
   /** Jobs held here (in flight or fetched and waiting for a slot). */
   get #held(): number {
-    return this.#inFlight.size + this.#ready.length;
+    return this.#inFlight.size + this.#waitingCount;
   }
 
   async #pump(): Promise<void> {
@@ -172,7 +177,12 @@ export class DeliveryWorker {
     const fetchedAt = performance.now();
     for (const job of jobs) {
       const row = sendRow(job.data, held.get(job.data.guid), loaded);
-      this.#ready.push({ job, row, fetchedAt, lane: laneOf(row) });
+      const lane = laneOf(row);
+      const key = `${lane.receiver}\n${lane.owner}`;
+      let queue = this.#waiting.get(key);
+      if (!queue) this.#waiting.set(key, (queue = []));
+      queue.push({ job, row, fetchedAt, lane });
+      this.#waitingCount++;
     }
     this.#dispatch();
   }
@@ -181,23 +191,28 @@ export class DeliveryWorker {
     // Started now, an attempt may run `timeoutMs`: a job that waited longer than slotWaitMs
     // would expire while being sent. resolveOptions keeps that a second or more, so a job
     // fetched just now is always sent (with no margin nothing could ever be).
-    // The ready list is in fetch order, so the jobs that waited too long are its head.
+    // Each queue is in fetch order, so the jobs that waited too long are at their heads.
     const cutoff = performance.now() - this.#slotWaitMs;
-    let late = 0;
-    while (late < this.#ready.length && this.#ready[late]!.fetchedAt < cutoff) late++;
-    if (late > 0) {
+    const back: Ready[] = [];
+    for (const [key, queue] of this.#waiting) {
+      while (queue.length > 0 && queue[0]!.fetchedAt < cutoff) back.push(queue.shift()!);
+      if (queue.length === 0) this.#waiting.delete(key);
+    }
+    if (back.length > 0) {
+      this.#waitingCount -= back.length;
       // pg-boss retries them (after the queue's retry delay), as after a crash.
-      const back = this.#ready.splice(0, late);
       void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);
     }
-    // The oldest job its receiver's and owner's shares allow; scanning stops at the first free slot's taker.
-    let i = 0;
-    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency && i < this.#ready.length) {
-      if (!this.#slots.allowed(this.#ready[i]!.lane)) {
-        i++;
-        continue;
+    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency) {
+      // The oldest job at the head of a queue whose receiver and owner are within their shares.
+      let pick: { key: string; queue: Ready[] } | undefined;
+      for (const [key, queue] of this.#waiting) {
+        if (this.#slots.allowed(queue[0]!.lane) && (!pick || queue[0]!.fetchedAt < pick.queue[0]!.fetchedAt)) pick = { key, queue };
       }
-      const [{ job, row, lane }] = this.#ready.splice(i, 1) as [Ready];
+      if (!pick) break;
+      const { job, row, lane } = pick.queue.shift()!;
+      if (pick.queue.length === 0) this.#waiting.delete(pick.key);
+      this.#waitingCount--;
       this.#slots.start(lane);
       const running = this.#attempt(job, row).finally(() => {
         this.#slots.finish(lane);
@@ -209,7 +224,7 @@ export class DeliveryWorker {
       this.#inFlight.add(running);
     }
     // With slots free, whatever is still waiting is held back by the shares.
-    this.#blocked = this.#inFlight.size < this.#options.concurrency ? this.#ready.length : 0;
+    this.#blocked = this.#inFlight.size < this.#options.concurrency ? this.#waitingCount : 0;
   }
 
   async #attempt(job: Job, row: SendRow | undefined): Promise<void> {
@@ -274,7 +289,9 @@ export class DeliveryWorker {
     clearInterval(this.#poll);
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
-    const waiting = this.#ready.splice(0);
+    const waiting = [...this.#waiting.values()].flat();
+    this.#waiting.clear();
+    this.#waitingCount = 0;
     if (waiting.length > 0) await failJobs(this.#boss, waiting.map((r) => r.job.id), "the worker stopped").catch(this.#options.onError);
     const settled = Promise.allSettled([...this.#inFlight]);
     let timer: NodeJS.Timeout | undefined;

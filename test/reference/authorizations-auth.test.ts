@@ -133,7 +133,9 @@ describe("two-factor authentication", () => {
     const created = await call(t.api, "POST", "/authorizations", { auth: monalisa, headers: { "X-Service-OTP": code }, body: { scopes: ["gist"], note: "2fa" } });
     expect(created.status).toBe(201);
     expect(created.headers.get("x-service-otp")).toBeNull();
-    const listed = await call(t.api, "GET", "/authorizations", { auth: monalisa, headers: { "X-Service-OTP": code } });
+    // A code is good once (DECISIONS D-REF-NONWEB-TWO-FACTOR-CODES): the next request takes the next step's.
+    const next = currentTotp(DEMO.monalisa.totpSecret, Date.now() + 30_000);
+    const listed = await call(t.api, "GET", "/authorizations", { auth: monalisa, headers: { "X-Service-OTP": next } });
     expect(listed.status).toBe(200);
     expect(listed.body.map((a: { id: number }) => a.id)).toContain(created.body.id);
   });
