@@ -1,12 +1,13 @@
 /**
- * Who gets a free delivery slot (DECISIONS D-REF-HOOKS-FAIR-SLOTS). Attempts wait for one of
- * `concurrency` slots; taken first come, first served, a receiver that never answers — or one
- * owner's many hooks — fills every slot for a whole time-out at a time, and every other owner's
- * deliveries wait behind it. So one receiver (the host and port an attempt posts to) and one
- * owner (the repository's owner, or the organization, whose hooks they are) may each hold at most
- * `share` slots: all but a quarter of them (16 slots: 12). The rest stay free for others, and
- * among the attempts allowed a slot the oldest goes first. A single busy receiver still gets
- * three quarters of the slots with nobody else waiting, so fairness costs little throughput
+ * Who gets a free delivery slot (DECISIONS D-REF-HOOKS-FAIR-SLOTS). Attempts wait for a slot;
+ * taken first come, first served, a receiver that never answers — or one owner's many hooks —
+ * fills every slot for a whole time-out at a time, and every other owner's deliveries wait behind
+ * it. So one receiver (the host and port an attempt posts to) and one owner (the repository's
+ * owner, or the organization, whose hooks they are) may each hold at most `concurrency` slots
+ * (the configured number, 16 by default), and the worker keeps a quarter as many more (4) that
+ * only someone else can take: however busy or slow one receiver or owner is, others always find
+ * a free slot. Among the attempts allowed a slot, the oldest goes first. A single receiver alone
+ * still gets all `concurrency` slots it had before, so fairness costs it no throughput
  * (bench/README.md, "Deliveries").
  */
 
@@ -17,13 +18,16 @@ export interface Lane {
 }
 
 export class FairSlots {
-  /** Slots one receiver, or one owner, may hold at once. */
+  /** Slots one receiver, or one owner, may hold at once: the configured concurrency. */
   readonly share: number;
+  /** Slots in all: the share and the reserve only others can take. */
+  readonly total: number;
   readonly #receivers = new Map<string, number>();
   readonly #owners = new Map<string, number>();
 
   constructor(concurrency: number) {
-    this.share = Math.max(1, concurrency - Math.max(1, Math.floor(concurrency / 4)));
+    this.share = concurrency;
+    this.total = concurrency + Math.max(1, Math.floor(concurrency / 4));
   }
 
   /** Whether an attempt of this lane may take a free slot now. */

@@ -1,14 +1,14 @@
 /**
  * This process's share of the delivery work: it takes jobs from the pg-boss queue (`fetch`,
  * SKIP LOCKED, so instances sharing a PostgreSQL never take the same job), sends each attempt,
- * and hands the outcome to the Recorder. Up to `concurrency` attempts are in flight; a slow
+ * and hands the outcome to the Recorder. Up to `concurrency` attempts per receiver and per owner are in flight; a slow
  * receiver holds one slot, not the others. Jobs are fetched in batches sized by FetchSize — at
  * least twice the slots, up to about a second of this process's recent sending when there is a
  * backlog — refilled when half of that is left, because each fetch has a fixed cost that grows
  * with the backlog. Slots are shared fairly (fair-slots.ts): one receiver or one owner holds at
- * most three quarters of them, and jobs held back for that do not stop the worker fetching the
- * jobs behind them (up to a bound), so another owner's delivery is not queued behind a slow
- * receiver's. A job that waited here for a slot so long that it could expire during its
+ * most `concurrency`, and a quarter as many more are kept for others; jobs held back for that do
+ * not stop the worker fetching the jobs behind them (up to a bound), so another owner's delivery
+ * is not queued behind a slow receiver's. A job that waited here for a slot so long that it could expire during its
  * attempt (the receivers got slow) is handed back rather than sent twice. Work is looked for
  * when something signals it (an enqueue in this process, a NOTIFY from another, a retry falling
  * due, room freeing up while more was waiting) and otherwise every `pollIntervalMs`.
@@ -203,7 +203,7 @@ export class DeliveryWorker {
       // pg-boss retries them (after the queue's retry delay), as after a crash.
       void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);
     }
-    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency) {
+    while (!this.#stopped && this.#inFlight.size < this.#slots.total) {
       // The oldest job at the head of a queue whose receiver and owner are within their shares.
       let pick: { key: string; queue: Ready[] } | undefined;
       for (const [key, queue] of this.#waiting) {
@@ -224,7 +224,7 @@ export class DeliveryWorker {
       this.#inFlight.add(running);
     }
     // With slots free, whatever is still waiting is held back by the shares.
-    this.#blocked = this.#inFlight.size < this.#options.concurrency ? this.#waitingCount : 0;
+    this.#blocked = this.#inFlight.size < this.#slots.total ? this.#waitingCount : 0;
   }
 
   async #attempt(job: Job, row: SendRow | undefined): Promise<void> {
