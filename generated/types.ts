@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization hook
-         * @description Installs a webhook on the organization. `name` must be `web`: service hooks are installed on repositories only (422 otherwise). `events` defaults to `["push"]`; `membership` and `repository` are organization-only events. A new webhook is sent a `ping` delivery at once. 422 also for a missing `config.url` or a webhook with the same URL already installed. Needs an organization owner and `admin:org_hook`. Seed: *Service hooks* (repositories only), *Events › Webhook subscription*, *Ping event*; DESIGN: create body.
+         * @description Installs a webhook on the organization. `name` must be `web`: service hooks are installed on repositories only (422 otherwise). `events` defaults to `["push"]`; `membership` and `repository` are organization-only events. A new webhook is sent a `ping` delivery at once. 422 also for a missing `config.url`, a webhook with the same URL already installed, or an organization already holding as many hooks as the implementation allows (the reference: 20). Needs an organization owner and `admin:org_hook`. Seed: *Service hooks* (repositories only), *Events › Webhook subscription*, *Ping event*; DESIGN: create body.
          */
         post: operations["createOrgHook"];
         delete?: never;
@@ -622,7 +622,7 @@ export interface paths {
         put?: never;
         /**
          * Create a repository hook
-         * @description Installs a webhook (`name: web`; several per repository are allowed) or a service hook (`name`: a service from `GET /hooks`; one per service per repository, so creating it again updates the existing one and answers 200). `events` defaults to `["push"]`; `*` replaces every other name. A new webhook is sent a `ping` delivery at once. Needs admin rights on the repository and one of `write:repo_hook`, `admin:repo_hook` or `repo`. 422 for an unknown service name, a webhook without `config.url`, events the service does not support, or a webhook with the same URL already installed. Seed: *Endpoints › C* (create endpoint and `name` parameter not shown), *Events › Webhook subscription* (default `push`, wildcard), *Ping event*, *Service hooks*; DESIGN: create body `name, config, events, active`.
+         * @description Installs a webhook (`name: web`; several per repository are allowed) or a service hook (`name`: a service from `GET /hooks`; one per service per repository, so creating it again updates the existing one and answers 200). `events` defaults to `["push"]`; `*` replaces every other name. A new webhook is sent a `ping` delivery at once. Needs admin rights on the repository and one of `write:repo_hook`, `admin:repo_hook` or `repo`. 422 for an unknown service name, a webhook without `config.url`, events the service does not support, or a webhook with the same URL already installed; also 422 (code `custom`) when the repository already holds as many hooks as the implementation allows (the reference: 20, DECISIONS D-REF-HOOKS-CAP). Seed: *Endpoints › C* (create endpoint and `name` parameter not shown), *Events › Webhook subscription* (default `push`, wildcard), *Ping event*, *Service hooks*; DESIGN: create body `name, config, events, active`.
          */
         post: operations["createRepoHook"];
         delete?: never;

@@ -6,6 +6,7 @@
 import type { Database, Queryable } from "./db/database.ts";
 import type { FeedServing } from "./handlers/feeds.ts";
 import type { EgressPolicy } from "./hooks/egress.ts";
+import type { RateLimiter } from "./http/rate-limit.ts";
 
 export interface Urls {
   /** The API host, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -31,4 +32,6 @@ export interface Context {
   /** The feed caches, shared by the feed handlers and the polling shortcut (http/feed-shortcut.ts). */
   feeds?: FeedServing;
   hookEgress?: EgressPolicy;
+  /** The API host's rate limiter, which also counts failed logins for both hosts (auth/login-failures.ts). */
+  limiter?: RateLimiter;
 }

@@ -20,7 +20,7 @@ import { registerDocs } from "./http/docs.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
 import { apiFrameworkErrors, clientErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
-import { DEFAULT_LIMITS, databaseRateLimiter, memoryRateLimiter, type RateLimits } from "./http/rate-limit.ts";
+import { DEFAULT_LIMITS, databaseRateLimiter, memoryRateLimiter, type RateLimiter, type RateLimits } from "./http/rate-limit.ts";
 import { apiHandlers } from "./handlers/index.ts";
 import { SUPPLIED_HEADERS } from "./handlers/supplied.ts";
 import { oauthHandlers, oauthInvalidRequest, registerOAuthPages } from "./oauth/index.ts";
@@ -74,6 +74,8 @@ export interface RunningServer {
   auth: FastifyInstance;
   /** The API host's poll lane; its `answered` count shows how many polls never reached Fastify. */
   lane: PollLane;
+  /** The rate counters (and failed-login counts) of both hosts; tests set a caller's state through it. */
+  limiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -139,11 +141,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const limits = { ...DEFAULT_LIMITS, ...options.rateLimits };
   const limiter = db.kind === "postgres" ? databaseRateLimiter(db, limits) : memoryRateLimiter(Date.now, limits);
+  ctx.limiter = limiter;
   const viewers = new ViewerCache(db);
   const trusted = options.trustProxy && options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {};
   const lane = pollLane({ db, serving: ctx.feeds!, viewers, limiter, forwarded: trusted.trustProxy !== undefined });
   const api = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: apiFrameworkErrors(limiter), clientErrorHandler: clientErrors(limiter), serverFactory: serverWithLane(lane) });
-  installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers });
+  installApiHooks(api, { db, policies: loadOperationPolicies(), limiter, viewers, now: () => ctx.now().getTime() });
   installFeedShortcut(api, db, ctx.feeds!);
   const handlers = refuseUnstorableText(apiHandlers(ctx));
   registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
@@ -186,6 +189,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     api,
     auth,
     lane,
+    limiter,
     close() {
       closing ??= (async () => {
         await Promise.allSettled([closeGracefully(api), closeGracefully(auth)]);

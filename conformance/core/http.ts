@@ -10,6 +10,7 @@ import { operationTable } from "../../generated/client/operations.ts";
 import { CaseFailure } from "./failure.ts";
 import { valueAt } from "./json-pointer.ts";
 import { ruleOfViolation, type Violation } from "../rules/contract-rules.ts";
+import { redactedCurlParts } from "./curl-redact.ts";
 
 export type OperationId = keyof typeof operationTable;
 
@@ -267,11 +268,7 @@ export function contractFailure(problems: readonly RuledViolation[]): CaseFailur
   });
 }
 
-/** A curl command reproducing an exchange. */
+/** The request as a runnable curl line, with the profile's password and client secret as shell variables (curl-redact.ts). */
 export function curlOf(e: SentRequest): string {
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const parts = ["curl", "-i", "-X", e.method, q(e.url)];
-  for (const [k, v] of Object.entries(e.requestHeaders)) parts.push("-H", q(`${k}: ${v}`));
-  if (e.requestBody !== undefined) parts.push("--data-raw", q(e.requestBody));
-  return parts.join(" ");
+  return redactedCurlParts(e).join(" ");
 }

@@ -4,6 +4,10 @@
  * be a digest. Rows written before sealing (plain base32) are sealed once at start
  * (`sealStoredTotpSeeds`, run after the migrations); a plain value still read is used as it is,
  * so a server that has not run that step yet keeps working.
+ *
+ * A code is good once (RFC 6238 §5.2): `acceptStoredTotp` records the step of each accepted code
+ * in `accounts.totp_last_step` and refuses a code of that step or an earlier one, so neither a
+ * replayed code nor the previous step's code (still inside the ±1 drift window) passes again.
  */
 import type { Queryable } from "../db/database.ts";
 import { ensureSecretKey, isSealed, loadSecretKey, openSecret, sealSecret } from "../hooks/secret-box.ts";
@@ -27,12 +31,10 @@ export async function verifyStoredTotp(db: Queryable, stored: string | null, cod
 }
 
 /**
- * Whether `code` is valid now for the account's stored seed AND not used before: a code is
- * accepted once (RFC 6238 §5.2; DECISIONS: D-NONWEB-TWO-FACTOR), so the step of the last accepted
- * code is kept and only a later step passes. The compare-and-set is one statement, so two
- * requests racing with the same code (two instances on PostgreSQL included) cannot both pass.
+ * Whether `code` is valid now for the account's stored seed and newer than every code accepted
+ * before; when it is, it is spent. One conditional update: of two requests with one code, one wins.
  */
-export async function consumeStoredTotp(db: Queryable, account: { id: number; totp_secret: string | null }, code: string, now: number): Promise<boolean> {
+export async function acceptStoredTotp(db: Queryable, account: { id: number; totp_secret: string | null }, code: string, now: number): Promise<boolean> {
   if (account.totp_secret === null) return false;
   let seed = account.totp_secret;
   if (isSealed(seed)) {
@@ -40,9 +42,9 @@ export async function consumeStoredTotp(db: Queryable, account: { id: number; to
     seed = openSecret(seed, "totp");
   }
   const step = totpStep(seed, code, now);
-  if (step === null) return false;
-  const taken = await db.query("update accounts set totp_last_step = $1 where id = $2 and (totp_last_step is null or totp_last_step < $1) returning id", [step, account.id]);
-  return taken.length > 0;
+  if (step === undefined) return false;
+  const rows = await db.query("update accounts set totp_last_step = $2 where id = $1 and (totp_last_step is null or totp_last_step < $2) returning id", [account.id, step]);
+  return rows.length > 0;
 }
 
 /** Seals the seeds still stored in plain text; returns how many. Safe to run at every start. */

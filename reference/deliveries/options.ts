@@ -16,7 +16,11 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** A job active this long is taken for abandoned (its process died) and retried. Default 30 s. */
   expireInSeconds?: number;
-  /** Deliveries in flight at once in this process. Default 16. */
+  /**
+   * Deliveries in flight at once in this process to one receiver, or for one owner's hooks.
+   * Default 16. A quarter as many more (at least one) are kept for other receivers and owners
+   * (deliveries/fair-slots.ts), so the process may have up to 1.25× this many in flight.
+   */
   concurrency?: number;
   /** How often the queue is read when nothing signalled new work. Default 1 s. */
   pollIntervalMs?: number;

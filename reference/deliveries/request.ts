@@ -29,6 +29,8 @@ export interface SendRow {
   hook_active: boolean;
   config: Record<string, string>;
   secret_sealed: string | null;
+  /** Whose hook it is (the organization or the repository's owner), for fair slots (fair-slots.ts). */
+  owner?: number | null;
 }
 
 export interface DeliveryRequest {

@@ -29,6 +29,9 @@ export async function insertPending(tx: Queryable, rows: { guid: string; hook_id
   }
 }
 
+/** A hook's owner: its organization, or its repository's owner (fair-slots.ts shares slots by it). */
+const OWNER = "coalesce(h.org_id, (select r.owner_id from repositories r where r.id = h.repo_id))::int";
+
 /**
  * What the attempts of `jobs` need: their hooks, and the delivery rows of the logged deliveries
  * (jobs of before migration 009 carry theirs: `hookId` given), in one statement.
@@ -38,11 +41,11 @@ export async function loadForSend(db: Queryable, jobs: { guid: string; hookId?: 
   const carried = [...new Set(jobs.flatMap((j) => (j.hookId === undefined ? [] : [j.hookId])))];
   const rows = await db.query<DeliveryForSend & { hook: HookForSend }>(
     `select d.guid::text as guid, d.hook_id::int as hook_id, d.event, d.action, d.content_type, d.body, d.payload,
-            json_build_object('id', h.id::int, 'name', h.name, 'active', h.active, 'config', h.config, 'secret_sealed', h.secret_sealed) as hook
+            json_build_object('id', h.id::int, 'name', h.name, 'active', h.active, 'config', h.config, 'secret_sealed', h.secret_sealed, 'owner', ${OWNER}) as hook
        from hook_deliveries d join hooks h on h.id = d.hook_id where d.guid = any($1::uuid[])
      union all
      select null, h.id::int, null, null, null, null, null,
-            json_build_object('id', h.id::int, 'name', h.name, 'active', h.active, 'config', h.config, 'secret_sealed', h.secret_sealed)
+            json_build_object('id', h.id::int, 'name', h.name, 'active', h.active, 'config', h.config, 'secret_sealed', h.secret_sealed, 'owner', ${OWNER})
        from hooks h where h.id = any($2::bigint[])`,
     [logged, carried],
   );
@@ -61,6 +64,8 @@ export interface HookForSend {
   active: boolean;
   config: Record<string, string>;
   secret_sealed: string | null;
+  /** The organization or the repository owner whose hook it is. */
+  owner: number | null;
 }
 
 export interface DeliveryForSend {

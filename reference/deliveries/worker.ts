@@ -1,11 +1,14 @@
 /**
  * This process's share of the delivery work: it takes jobs from the pg-boss queue (`fetch`,
  * SKIP LOCKED, so instances sharing a PostgreSQL never take the same job), sends each attempt,
- * and hands the outcome to the Recorder. Up to `concurrency` attempts are in flight; a slow
+ * and hands the outcome to the Recorder. Up to `concurrency` attempts per receiver and per owner are in flight; a slow
  * receiver holds one slot, not the others. Jobs are fetched in batches sized by FetchSize — at
  * least twice the slots, up to about a second of this process's recent sending when there is a
  * backlog — refilled when half of that is left, because each fetch has a fixed cost that grows
- * with the backlog. A job that waited here for a slot so long that it could expire during its
+ * with the backlog. Slots are shared fairly (fair-slots.ts): one receiver or one owner holds at
+ * most `concurrency`, and a quarter as many more are kept for others; jobs held back for that do
+ * not stop the worker fetching the jobs behind them (up to a bound), so another owner's delivery
+ * is not queued behind a slow receiver's. A job that waited here for a slot so long that it could expire during its
  * attempt (the receivers got slow) is handed back rather than sent twice. Work is looked for
  * when something signals it (an enqueue in this process, a NOTIFY from another, a retry falling
  * due, room freeing up while more was waiting) and otherwise every `pollIntervalMs`.
@@ -19,6 +22,8 @@ import { DELIVERY_QUEUE, type DeliveryJobData } from "./boss.ts";
 import { failJobs } from "./boss-calls.ts";
 import { slotWaitMs, type ResolvedDeliveryOptions } from "./options.ts";
 import { FetchSize } from "./fetch-size.ts";
+import { FairSlots, receiverOf, type Lane } from "./fair-slots.ts";
+import { findService } from "../hooks/catalog.ts";
 import type { PendingDelivery, PendingPayloads } from "./payloads.ts";
 import { Recorder, type Finished } from "./recorder.ts";
 import { AttemptStarts } from "./starts.ts";
@@ -41,6 +46,19 @@ interface Ready {
   row: SendRow | undefined;
   /** performance.now() when it was fetched. */
   fetchedAt: number;
+  lane: Lane;
+}
+
+/** Where the row's attempt goes and whose hook it is; empty keys when nothing will be sent. */
+function laneOf(row: SendRow | undefined): Lane {
+  if (!row || !row.hook_active) return { receiver: "", owner: "" };
+  let url: string | undefined;
+  if (row.hook_name === "web") url = row.config.url;
+  else {
+    const service = findService(row.hook_name);
+    url = service?.targets ? service.targets(row.config)[0]?.[1] : service?.urlKeys.map((k) => row.config[k]).find((v) => v !== undefined);
+  }
+  return { receiver: receiverOf(url), owner: row.owner === null || row.owner === undefined ? "" : String(row.owner) };
 }
 
 export class DeliveryWorker {
@@ -54,7 +72,15 @@ export class DeliveryWorker {
   readonly #slotWaitMs: number;
   readonly #payloads: PendingPayloads | undefined;
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #ready: Ready[] = [];
+  /**
+   * Jobs fetched and waiting for a slot, one queue per lane (receiver and owner), each in fetch
+   * order: picking the next job costs one look per lane, not one per waiting job.
+   */
+  readonly #waiting = new Map<string, Ready[]>();
+  #waitingCount = 0;
+  readonly #slots: FairSlots;
+  /** Ready jobs the shares hold back while slots are free (set by #dispatch). */
+  #blocked = 0;
   readonly #shutdown = new AbortController();
   readonly #timers = new Set<NodeJS.Timeout>();
   #poll: NodeJS.Timeout | undefined;
@@ -70,6 +96,7 @@ export class DeliveryWorker {
     this.#options = options;
     this.#fetchSize = new FetchSize(options.concurrency, options.expireInSeconds);
     this.#slotWaitMs = slotWaitMs(options);
+    this.#slots = new FairSlots(options.concurrency);
     this.#starts = new AttemptStarts(db);
     this.#recorder = new Recorder(db, boss, { onError: options.onError, onScheduled: (at) => this.#wakeAt(at), onWritten: local.onWritten });
     // Every attempt in flight listens for the shutdown.
@@ -102,7 +129,7 @@ export class DeliveryWorker {
 
   /** Jobs held here (in flight or fetched and waiting for a slot). */
   get #held(): number {
-    return this.#inFlight.size + this.#ready.length;
+    return this.#inFlight.size + this.#waitingCount;
   }
 
   async #pump(): Promise<void> {
@@ -110,10 +137,13 @@ export class DeliveryWorker {
     this.#fetching = true;
     const { concurrency } = this.#options;
     try {
-      // Refill only below the low-water mark: a batch is then at least half the target.
-      while (this.#pending && !this.#stopped && this.#held <= Math.max(concurrency, this.#fetchSize.target / 2)) {
+      // Refill only below the low-water mark: a batch is then at least half the target. Jobs the
+      // shares hold back do not count (the ones behind them may be sendable), up to a bound.
+      while (this.#pending && !this.#stopped && this.#held - this.#blocked <= Math.max(concurrency, this.#fetchSize.target / 2)) {
+        const full = Math.max(2 * concurrency, this.#fetchSize.target);
+        const room = Math.min(full - (this.#held - this.#blocked), full + 16 * concurrency - this.#held);
+        if (room <= 0) break;
         this.#pending = false;
-        const room = Math.max(2 * concurrency, this.#fetchSize.target) - this.#held;
         const jobs = await this.#boss.fetch<DeliveryJobData>(DELIVERY_QUEUE, { batchSize: room });
         if (jobs.length === room) this.#pending = true;
         if (jobs.length > 0) await this.#take(jobs);
@@ -145,7 +175,15 @@ export class DeliveryWorker {
       throw error;
     }
     const fetchedAt = performance.now();
-    for (const job of jobs) this.#ready.push({ job, row: sendRow(job.data, held.get(job.data.guid), loaded), fetchedAt });
+    for (const job of jobs) {
+      const row = sendRow(job.data, held.get(job.data.guid), loaded);
+      const lane = laneOf(row);
+      const key = `${lane.receiver}\n${lane.owner}`;
+      let queue = this.#waiting.get(key);
+      if (!queue) this.#waiting.set(key, (queue = []));
+      queue.push({ job, row, fetchedAt, lane });
+      this.#waitingCount++;
+    }
     this.#dispatch();
   }
 
@@ -153,14 +191,31 @@ export class DeliveryWorker {
     // Started now, an attempt may run `timeoutMs`: a job that waited longer than slotWaitMs
     // would expire while being sent. resolveOptions keeps that a second or more, so a job
     // fetched just now is always sent (with no margin nothing could ever be).
-    if (this.#ready.length > 0 && this.#ready[0]!.fetchedAt < performance.now() - this.#slotWaitMs) {
+    // Each queue is in fetch order, so the jobs that waited too long are at their heads.
+    const cutoff = performance.now() - this.#slotWaitMs;
+    const back: Ready[] = [];
+    for (const [key, queue] of this.#waiting) {
+      while (queue.length > 0 && queue[0]!.fetchedAt < cutoff) back.push(queue.shift()!);
+      if (queue.length === 0) this.#waiting.delete(key);
+    }
+    if (back.length > 0) {
+      this.#waitingCount -= back.length;
       // pg-boss retries them (after the queue's retry delay), as after a crash.
-      const back = this.#ready.splice(0);
       void failJobs(this.#boss, back.map((r) => r.job.id), "waited too long for a slot").catch(this.#options.onError);
     }
-    while (!this.#stopped && this.#inFlight.size < this.#options.concurrency && this.#ready.length > 0) {
-      const { job, row } = this.#ready.shift()!;
+    while (!this.#stopped && this.#inFlight.size < this.#slots.total) {
+      // The oldest job at the head of a queue whose receiver and owner are within their shares.
+      let pick: { key: string; queue: Ready[] } | undefined;
+      for (const [key, queue] of this.#waiting) {
+        if (this.#slots.allowed(queue[0]!.lane) && (!pick || queue[0]!.fetchedAt < pick.queue[0]!.fetchedAt)) pick = { key, queue };
+      }
+      if (!pick) break;
+      const { job, row, lane } = pick.queue.shift()!;
+      if (pick.queue.length === 0) this.#waiting.delete(pick.key);
+      this.#waitingCount--;
+      this.#slots.start(lane);
       const running = this.#attempt(job, row).finally(() => {
+        this.#slots.finish(lane);
         this.#fetchSize.finished();
         this.#inFlight.delete(running);
         this.#dispatch();
@@ -168,6 +223,8 @@ export class DeliveryWorker {
       });
       this.#inFlight.add(running);
     }
+    // With slots free, whatever is still waiting is held back by the shares.
+    this.#blocked = this.#inFlight.size < this.#slots.total ? this.#waitingCount : 0;
   }
 
   async #attempt(job: Job, row: SendRow | undefined): Promise<void> {
@@ -232,7 +289,9 @@ export class DeliveryWorker {
     clearInterval(this.#poll);
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
-    const waiting = this.#ready.splice(0);
+    const waiting = [...this.#waiting.values()].flat();
+    this.#waiting.clear();
+    this.#waitingCount = 0;
     if (waiting.length > 0) await failJobs(this.#boss, waiting.map((r) => r.job.id), "the worker stopped").catch(this.#options.onError);
     const settled = Promise.allSettled([...this.#inFlight]);
     let timer: NodeJS.Timeout | undefined;
@@ -265,7 +324,7 @@ function sendRow(data: DeliveryJobData, held: PendingDelivery | undefined, loade
     if (!hook) return undefined;
     return {
       guid: data.guid, hook_id: hook.id, event: first.event, action: first.action, payload: first.payload, content_type: null, body: null,
-      hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
+      hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed, owner: hook.owner,
     };
   }
   const delivery = loaded.deliveries.get(data.guid);
@@ -276,6 +335,6 @@ function sendRow(data: DeliveryJobData, held: PendingDelivery | undefined, loade
   return {
     guid: data.guid, hook_id: hook.id, event: delivery.event, action: delivery.action,
     payload: pending ? delivery.body : delivery.payload, content_type: delivery.content_type, body: pending ? null : delivery.body,
-    hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed,
+    hook_name: hook.name, hook_active: hook.active, config: hook.config, secret_sealed: hook.secret_sealed, owner: hook.owner,
   };
 }

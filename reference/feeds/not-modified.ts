@@ -6,8 +6,11 @@
  * `If-None-Match` hits that ETag, or the same 200 page again (from the page cache, cache.ts)
  * when it sends none.
  *
- * It remembers only decisions the full path made, for the same viewer (the token's authorization,
- * or anonymous) and the exact URL, so visibility cannot leak between viewers; the version keys
+ * It remembers only decisions the full path made, for the same viewer (the token's authorization
+ * with the scopes it has now, or anonymous) and the exact URL, so visibility cannot leak between
+ * viewers, nor outlive a narrowing of the token's scopes (`PATCH /authorizations/:id`: the seed
+ * lets a user edit scopes after the flow, and the next request must be judged on the new ones,
+ * the scope check of the operation included); the version keys
  * out every decision a new event could change, and the TTL bounds the rest exactly as the
  * lookups' memo (memo.ts) does. URLs carrying `access_token` are never remembered, so no token
  * text is kept. Pages are not held here, only named: the page cache keeps them (and bounds them).
@@ -38,9 +41,10 @@ export class NotModifiedIndex {
   ) {}
 
   /** The key for a viewer and URL, or undefined when the URL must not be remembered. */
-  static key(authorizationId: number | undefined, url: string): string | undefined {
+  static key(viewer: { authorization: { id: number } | null; scopes: readonly string[] }, url: string): string | undefined {
     if (url.includes("access_token")) return undefined;
-    return `${authorizationId ?? "-"} ${url}`;
+    // The scopes as granted now: a re-scoped token is a new viewer (its old entries just expire).
+    return viewer.authorization ? `${viewer.authorization.id}:${viewer.scopes.join(",")} ${url}` : `- ${url}`;
   }
 
   remember(key: string, version: string, served: Served): void {

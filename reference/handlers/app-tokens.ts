@@ -11,8 +11,8 @@ import type { Context } from "../context.ts";
 import { authorizationJson } from "../serialize/authorization.ts";
 import { findAccountById } from "../store/accounts.ts";
 import type { Application } from "../store/applications.ts";
-import { deleteAuthorization, findByToken, resetToken, type AuthorizationRow } from "../store/authorizations.ts";
-import { revokeWholeGrant } from "../store/authorization-queries.ts";
+import { findByToken, resetToken, type AuthorizationRow } from "../store/authorizations.ts";
+import { revokeAppToken, revokeWholeGrant } from "../store/authorization-queries.ts";
 import { basicApp, notFound, unauthenticated } from "./basic-caller.ts";
 import type { Supplied } from "./supplied.ts";
 
@@ -52,7 +52,7 @@ export function appTokenHandlers(ctx: Context): Pick<Handlers, "checkApplication
     async revokeApplicationToken({ params, raw }) {
       const found = await tokenOfApp(ctx, raw, params);
       if (found.kind !== "found") return found.kind === "unauthenticated" ? unauthenticated : notFound;
-      await deleteAuthorization(ctx.db, found.row.id);
+      await ctx.db.transaction((tx) => revokeAppToken(tx, found.row.id, found.row.user_id, found.app.id));
       return { status: 204 };
     },
 

@@ -14,6 +14,7 @@ import { hookUrl } from "../serialize/hook.ts";
 import { findHook, type HookOwner, type HookRow } from "../store/hooks.ts";
 import { DeliveryQueue } from "../deliveries/queue.ts";
 import { deliveryDetailJson, deliveryJson } from "../deliveries/serialize.ts";
+import { findService } from "../hooks/catalog.ts";
 import { deliveryOfAttempt, getAttempt, listAttempts } from "../deliveries/store.ts";
 import { administeredOrg, administeredRepo, hookCaller, notFound, unauthenticated, validHookId, type HookCaller } from "./hooks-access.ts";
 import type { Supplied } from "./supplied.ts";
@@ -61,12 +62,12 @@ export function deliveryHandlers(ctx: Context): Pick<
     const far = offset > MAX_OFFSET;
     const { rows, total } = await listAttempts(db, found.hook.id, far ? 0 : limit, far ? 0 : offset);
     const link = linkHeader(`${hookUrl(found.owner, found.hook.id, ctx.urls)}/deliveries`, page, total);
-    return { status: 200 as const, headers: link ? { Link: link } : {}, body: rows.map(deliveryJson) };
+    return { status: 200 as const, headers: link ? { Link: link } : {}, body: rows.map((row) => deliveryJson(row, findService(found.hook.name)?.redact)) };
   }
 
   async function detail(found: Found, attemptId: number) {
     const row = validHookId(attemptId) ? await getAttempt(db, found.hook.id, attemptId) : undefined;
-    return row ? { status: 200 as const, body: deliveryDetailJson(row) } : notFound;
+    return row ? { status: 200 as const, body: deliveryDetailJson(row, findService(found.hook.name)?.redact) } : notFound;
   }
 
   async function redeliver(found: Found, attemptId: number) {

@@ -78,7 +78,7 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const feed = `${feedKey(resolved.query)} ${resolved.path}`;
     const cached = await serving.cache.page(feed, current, n, `${ctx.urls.api}${resolved.path}`, () => loadFeed(db, resolved.query, ctx.now()));
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
-    const key = NotModifiedIndex.key(viewerOf(raw).authorization?.id, raw.url);
+    const key = NotModifiedIndex.key(viewerOf(raw), raw.url);
     if (key !== undefined) serving.notModified.remember(key, current, { etag: cached.etag, feed, page: n, accepted: acceptedHeader(raw.request.policy) });
     if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
     return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;

@@ -4,7 +4,8 @@
  * and, for organizations, which token application's hooks the caller sees. Writes run in one
  * transaction; a new hook's ping is enqueued in it (ctx.pings), so the hook and its ping exist
  * together or not at all. The unique indexes of 006_hooks.sql settle what a concurrent request
- * could slip past the checks here.
+ * could slip past the checks here. A repository or an organization holds at most
+ * MAX_HOOKS_PER_PLACE hooks (DECISIONS D-REF-HOOKS-CAP): one push must not fan out without end.
  */
 import type { Context } from "../context.ts";
 import type { Queryable } from "../db/database.ts";
@@ -15,7 +16,7 @@ import { hookJson, hookUrl, hooksUrl } from "../serialize/hook.ts";
 import { deleteHook, findHook, insertHook, isHookConflict, listHooks, updateHook, webUrlTaken, type HookOwner, type HookRow, type HookScope } from "../store/hooks.ts";
 import { notFound, validHookId, type HookCaller } from "./hooks-access.ts";
 import { DEFAULT_EGRESS } from "../hooks/egress.ts";
-import { failed, parseCreate, parseUpdate, urlTaken, type CreateBody, type HookPlace, type HookValues, type UpdateBody } from "./hooks-input.ts";
+import { failed, item, parseCreate, parseUpdate, urlTaken, type CreateBody, type HookPlace, type HookValues, type UpdateBody } from "./hooks-input.ts";
 
 export interface Place {
   kind: HookPlace;
@@ -51,6 +52,23 @@ export async function deletePlaceHook(ctx: Context, place: Place, id: number) {
   return deleted ? { status: 204 as const } : notFound;
 }
 
+/** Hooks a repository or an organization may hold, webhooks and service hooks together. */
+export const MAX_HOOKS_PER_PLACE = 20;
+
+export const tooManyHooks = (kind: HookPlace) =>
+  failed([item("hooks", "custom", `A ${kind === "repo" ? "repository" : "organization"} can have at most ${MAX_HOOKS_PER_PLACE} hooks; delete one first.`)]);
+
+/**
+ * Whether the place is full. On PostgreSQL it first takes the place's lock for the rest of the
+ * transaction, so two concurrent creations cannot both take the last place (PGlite runs one
+ * transaction at a time).
+ */
+export async function placeFull(ctx: Context, tx: Queryable, place: Place): Promise<boolean> {
+  if (ctx.db.kind === "postgres") await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`hooks:${place.kind}:${place.id}`]);
+  const rows = await tx.query<{ n: number }>(`select count(*)::int as n from hooks where ${place.kind === "repo" ? "repo_id" : "org_id"} = $1`, [place.id]);
+  return (rows[0]?.n ?? 0) >= MAX_HOOKS_PER_PLACE;
+}
+
 /** The new hook's row, with its ping enqueued in the same transaction. */
 export async function insertAndPing(ctx: Context, tx: Queryable, place: Place, name: string, values: HookValues, caller: HookCaller): Promise<HookRow> {
   const row = await insertHook(tx, {
@@ -77,11 +95,11 @@ export async function createWebHook(ctx: Context, place: Place, body: CreateBody
   if (!parsed.ok) return failed(parsed.errors);
   const values = parsed.value;
   try {
-    const row = await ctx.db.transaction(async (tx) => {
-      if (await webUrlTaken(tx, target(place), values.config.url!)) return undefined;
-      return insertAndPing(ctx, tx, place, WEB, values, caller);
+    return await ctx.db.transaction(async (tx) => {
+      if (await placeFull(ctx, tx, place)) return tooManyHooks(place.kind);
+      if (await webUrlTaken(tx, target(place), values.config.url!)) return urlTaken();
+      return created(ctx, place, await insertAndPing(ctx, tx, place, WEB, values, caller));
     });
-    return row ? created(ctx, place, row) : urlTaken();
   } catch (error) {
     if (isHookConflict(error, URL_INDEX[place.kind])) return urlTaken();
     throw error;

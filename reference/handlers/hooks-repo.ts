@@ -13,7 +13,7 @@ import { findServiceHook, isHookConflict, updateHook } from "../store/hooks.ts";
 import { administeredRepo, hookCaller, notFound, unauthenticated, type HookCaller } from "./hooks-access.ts";
 import { DEFAULT_EGRESS } from "../hooks/egress.ts";
 import { failed, item, parseCreate, type CreateBody } from "./hooks-input.ts";
-import { created, createWebHook, deletePlaceHook, getPlaceHook, insertAndPing, listPlaceHooks, updatePlaceHook, type Place } from "./hooks-manage.ts";
+import { created, createWebHook, deletePlaceHook, getPlaceHook, insertAndPing, listPlaceHooks, placeFull, tooManyHooks, updatePlaceHook, type Place } from "./hooks-manage.ts";
 import type { Supplied } from "./supplied.ts";
 
 type Handlers = HostHandlers<"api", Supplied>;
@@ -32,6 +32,7 @@ async function installService(ctx: Context, place: Place, service: ServiceDefini
         const row = await updateHook(tx, existing.id, { ...parsed.value, now: ctx.now() });
         return { status: 200 as const, body: hookJson(row, ctx.urls, place.owner) };
       }
+      if (await placeFull(ctx, tx, place)) return tooManyHooks("repo");
       return created(ctx, place, await insertAndPing(ctx, tx, place, service.name, parsed.value, caller));
     });
   try {

@@ -6,6 +6,12 @@
  * whose only credential is Basic (the authorizations API, the application token endpoints) are
  * authenticated here too (basic-auth.ts), so that a Basic-authenticated user or application is
  * rate-limited as authenticated; handlers read the outcome from `request.basic`.
+ *
+ * A request refused for its rate limit changes nothing. Reads (GET, HEAD) are counted once
+ * answered, because a 304 does not count, so an exhausted caller's conditional read goes through
+ * to learn whether it ends in one. A request that can change something is counted as it is
+ * admitted, before its handler runs: it is refused first when the limit is spent (whatever its
+ * `If-None-Match`), and concurrent writes cannot all pass on the last remaining request.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
@@ -30,6 +36,8 @@ declare module "fastify" {
     basic: BasicOutcome | undefined;
     /** The hourly limit of `rateKey`. */
     rateLimit: number;
+    /** Counted on admission (a write): onSend must not count it again. */
+    rateCounted: boolean;
   }
 }
 
@@ -39,6 +47,8 @@ export interface ApiHooksOptions {
   limiter: RateLimiter;
   /** Shared with the poll lane (poll-lane.ts), which resolves the same tokens. */
   viewers: ViewerCache;
+  /** The clock two-factor codes are checked against (the server's, injectable in tests). */
+  now?: () => number;
 }
 
 // Header names on the hot path are given lower-cased, as Fastify keeps (and sends) them anyway:
@@ -49,7 +59,7 @@ function setRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header("x-ratelimit-reset", state.reset);
 }
 
-export function installApiHooks(app: FastifyInstance, { db, policies, limiter, viewers }: ApiHooksOptions): void {
+export function installApiHooks(app: FastifyInstance, { db, policies, limiter, viewers, now = Date.now }: ApiHooksOptions): void {
   app.decorateRequest("viewer", null as unknown as Viewer);
   app.decorateRequest("policy", undefined);
   app.decorateRequest("rate", undefined);
@@ -57,6 +67,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
   app.decorateRequest("outsideContract", false);
   app.decorateRequest("basic", undefined);
   app.decorateRequest("rateLimit", 0);
+  app.decorateRequest("rateCounted", false);
   // In-memory counters answer at once: polls then pass the hooks without a promise.
   const rates = limiter.sync;
 
@@ -65,6 +76,24 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
     const client = request.basic?.kind === "app" ? request.basic.app : undefined;
     request.rateKey = client && !request.viewer.user ? `app:${client.id}` : callerRateKey(request.viewer.user?.id, request.ip);
     request.rateLimit = client ? limiter.limits.authenticated : callerLimit(request.viewer.user?.id, limiter.limits);
+  }
+
+  /** A read, which may end in a 304 and is counted once answered; anything else is counted on admission. */
+  function isRead(request: FastifyRequest): boolean {
+    return request.method === "GET" || request.method === "HEAD";
+  }
+
+  function refuseSpent(request: FastifyRequest, reply: FastifyReply, state: RateState): false {
+    setRateHeaders(reply, state);
+    reply.code(403).send(errorBody(`API rate limit exceeded for ${request.viewer.user ? request.viewer.user.login : request.ip}.`));
+    return false;
+  }
+
+  /** A write admitted: count it now, or refuse it when another request took the last one meanwhile. */
+  function counted(request: FastifyRequest, reply: FastifyReply, state: RateState): boolean {
+    request.rate = state;
+    request.rateCounted = true;
+    return state.used > state.limit ? refuseSpent(request, reply, state) : true;
   }
 
   /** Keep the rate state; answer the request when it must stop here. True when it goes on. */
@@ -81,13 +110,9 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
       reply.code(request.basic.status).send(errorBody(request.basic.message));
       return false;
     }
-    // A conditional request may still end in a 304, which does not count: let it through and
-    // decide in onSend once the status is known.
-    if (remaining(state) === 0 && request.headers["if-none-match"] === undefined) {
-      setRateHeaders(reply, state);
-      reply.code(403).send(errorBody(`API rate limit exceeded for ${request.viewer.user ? request.viewer.user.login : request.ip}.`));
-      return false;
-    }
+    // A conditional read may still end in a 304, which does not count: let it through and
+    // decide in onSend once the status is known. A write never ends in a 304.
+    if (remaining(state) === 0 && (request.headers["if-none-match"] === undefined || !isRead(request))) return refuseSpent(request, reply, state);
     return true;
   }
 
@@ -101,12 +126,13 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
     }
     // A Basic header is not a token (presentedToken leaves it alone); only Basic-only operations read it.
     if (!badCredentials && request.policy?.basic && !request.policy.token && url) {
-      const basic = await authenticateBasic(db, limiter, request, basicKind(url));
+      const basic = await authenticateBasic(db, limiter, request, basicKind(url), now);
       request.basic = basic;
       request.viewer = basic.kind === "user" ? { user: basic.user, scopes: [], authorization: null } : ANONYMOUS;
     }
     setRateKey(request);
-    return admit(request, reply, badCredentials, await limiter.peek(request.rateKey, request.rateLimit));
+    if (!admit(request, reply, badCredentials, await limiter.peek(request.rateKey, request.rateLimit))) return false;
+    return isRead(request) || counted(request, reply, await limiter.consume(request.rateKey, request.rateLimit));
   }
 
   // Callback-style hooks: a poll (known token or none, in-memory counters) passes them without
@@ -126,7 +152,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
       if (viewer !== undefined) {
         request.viewer = viewer;
         setRateKey(request);
-        if (admit(request, reply, false, rates.peek(request.rateKey, request.rateLimit))) done();
+        if (admit(request, reply, false, rates.peek(request.rateKey, request.rateLimit)) && (isRead(request) || counted(request, reply, rates.consume(request.rateKey, request.rateLimit)))) done();
         return;
       }
     }
@@ -161,7 +187,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
 
   /** Count the request if it counts and set the rate-limit headers; the payload to send. */
   function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown, state: RateState, sync: NonNullable<RateLimiter["sync"]>): unknown {
-    if (counts(reply, state)) {
+    if (!request.rateCounted && counts(reply, state)) {
       if (remaining(state) === 0) return refuseExhausted(request, reply, state);
       state = sync.consume(request.rateKey, request.rateLimit);
     }
@@ -173,7 +199,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
     const key = request.rateKey || callerRateKey(undefined, request.ip);
     const limit = request.rateLimit || callerLimit(request.viewer?.user?.id, limiter.limits);
     let state = request.rate ?? (await limiter.peek(key, limit));
-    if (counts(reply, state)) {
+    if (!request.rateCounted && counts(reply, state)) {
       if (remaining(state) === 0) return refuseExhausted(request, reply, state);
       state = await limiter.consume(key, limit);
     }
@@ -183,6 +209,9 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
 
   app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     if (request.outsideContract) return done(null, payload);
+    // The Basic-only operations (authorizations API, application tokens) answer with tokens or
+    // what describes them: never kept by a cache (RFC 6749 §5.1; DECISIONS D-REF-NONWEB-NO-STORE).
+    if (request.policy?.basic && !request.policy.token) reply.header("cache-control", "no-store").header("pragma", "no-cache");
     const viewer = request.viewer ?? ANONYMOUS;
     if (viewer.authorization) {
       reply.header("x-oauth-scopes", scopesHeader(viewer));

@@ -6,9 +6,9 @@
  * and a signed-in user is counted against their own 5000/hour rather than the address's 60.
  *
  * Users: the password is checked with scrypt (store/accounts), then, for a user with two-factor
- * authentication, the `X-Service-OTP` code (TOTP, auth/totp; each code is accepted once). Brute force: every wrong password or
- * wrong code counts against the claimed login in the rate limiter's one-hour windows (memory on
- * PGlite, the `rate_limits` table on PostgreSQL, so instances count together); after
+ * authentication, the `X-Service-OTP` code (TOTP, auth/totp; each code good once). Brute force: every
+ * wrong password or wrong code counts against the claimed login (auth/login-failures.ts, one count
+ * shared with the web sign-in); after
  * MAX_FAILED_LOGINS the login is refused with 403 until the window ends, the right password
  * included (otherwise the lockout would only slow an attacker down). Unknown logins count the
  * same way, so the answer never tells which logins exist. Applications: the secret is compared
@@ -17,14 +17,14 @@
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/database.ts";
 import { parseBasic } from "../auth/basic.ts";
-import { sha256Hex } from "../auth/secrets.ts";
-import { consumeStoredTotp } from "../auth/totp-seeds.ts";
+import { loginFailed, loginLocked, MAX_FAILED_LOGINS } from "../auth/login-failures.ts";
+import { acceptStoredTotp } from "../auth/totp-seeds.ts";
 import { authenticatePassword, type Account } from "../store/accounts.ts";
 import { verifyClientCredentials, type Application } from "../store/applications.ts";
-import { remaining, type RateLimiter } from "./rate-limit.ts";
+import type { RateLimiter } from "./rate-limit.ts";
 
-/** Failed Basic logins (wrong password or wrong two-factor code) allowed per login and hour. */
-export const MAX_FAILED_LOGINS = 10;
+/** Failed logins allowed per login and hour, shared with the web sign-in (auth/login-failures.ts). */
+export { MAX_FAILED_LOGINS };
 
 export const MESSAGES = {
   missing: "Requires authentication",
@@ -45,11 +45,6 @@ export function basicKind(routeUrl: string): "user" | "app" {
 
 function refused(status: 401 | 403, message: string, otp?: "app" | "sms"): BasicOutcome {
   return otp ? { kind: "refused", status, message, otp } : { kind: "refused", status, message };
-}
-
-/** The limiter key of a login's failures; hashed so made-up logins cannot grow keys without bound. */
-function failureKey(login: string): string {
-  return `basic-failures:${sha256Hex(login.toLowerCase())}`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -74,20 +69,21 @@ export async function authenticateBasic(
     return app ? { kind: "app", app } : refused(401, MESSAGES.bad);
   }
 
-  const key = failureKey(credentials.username);
-  if (remaining(await limiter.peek(key, MAX_FAILED_LOGINS)) === 0) return refused(403, MESSAGES.lockout);
-  const user = await authenticatePassword(db, credentials.username, credentials.password);
+  const login = credentials.username;
+  if (await loginLocked(limiter, login)) return refused(403, MESSAGES.lockout);
+  const user = await authenticatePassword(db, login, credentials.password);
   if (!user) {
-    await limiter.consume(key, MAX_FAILED_LOGINS);
+    await loginFailed(limiter, login);
     return refused(401, MESSAGES.bad);
   }
   if (user.two_factor) {
     const code = request.headers["x-service-otp"];
     // No code yet is the normal first step of a two-factor client, not a failed attempt.
     if (code === undefined) return refused(401, MESSAGES.otp, user.two_factor);
-    const valid = typeof code === "string" && (await consumeStoredTotp(db, user, code.trim(), now()));
+    // A code is spent once accepted: a replayed one is a wrong one.
+    const valid = typeof code === "string" && (await acceptStoredTotp(db, user, code.trim(), now()));
     if (!valid) {
-      await limiter.consume(key, MAX_FAILED_LOGINS);
+      await loginFailed(limiter, login);
       return refused(401, MESSAGES.otp, user.two_factor);
     }
   }

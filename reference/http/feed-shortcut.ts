@@ -50,7 +50,7 @@ export function installFeedShortcut(app: FastifyInstance, db: Database, serving:
     const ifNoneMatch = request.headers["if-none-match"];
     // A 304 for GET and HEAD; a page only for GET (HEAD goes the full way).
     if (ifNoneMatch === undefined ? request.method !== "GET" : typeof ifNoneMatch !== "string" || (request.method !== "GET" && request.method !== "HEAD")) return done();
-    const key = NotModifiedIndex.key(request.viewer.authorization?.id, request.url);
+    const key = NotModifiedIndex.key(request.viewer, request.url);
     if (key === undefined) return done();
     const version = eventsVersionNow(db);
     if (version !== undefined) {

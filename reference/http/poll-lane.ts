@@ -67,7 +67,7 @@ export function pollLane({ db, serving, viewers, limiter, forwarded = false }: P
       if (forwarded && isForwarded(req)) return false;
       const viewer = viewerOf(req);
       if (viewer === undefined) return false;
-      const key = NotModifiedIndex.key(viewer.authorization?.id, req.url ?? "");
+      const key = NotModifiedIndex.key(viewer, req.url ?? "");
       const version = key === undefined ? undefined : eventsVersionNow(db);
       const served = version === undefined ? undefined : serving.notModified.served(key!, version);
       if (served === undefined || !ifNoneMatchHits(ifNoneMatch, served.etag)) return false;

@@ -14,6 +14,7 @@
  * `scope` is comma- or space-separated; unknown names are ignored (DECISIONS: scope input) and
  * the list is normalised (`user,gist,user:email` → `gist,user`).
  */
+import { returnUrl } from "./return-url.ts";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AuthorizeRequest, AuthorizeResponse } from "../../generated/server/index.ts";
 import type { Context } from "../context.ts";
@@ -118,7 +119,7 @@ export function authorizeHandler(ctx: Context) {
     const { app, redirectUri, scopes, state, codeChallenge } = checked;
 
     const who = await signedIn(ctx, raw.headers);
-    if (!who) return loginResult(ctx, raw.headers, raw.url, await appSummary(ctx, app), flowTargets(checked));
+    if (!who) return loginResult(ctx, raw.headers, returnUrl(raw.url), await appSummary(ctx, app), flowTargets(checked));
 
     const grant = await findWebGrant(ctx.db, who.user.id, app.id);
     if (grant && scopes.every((s) => satisfies(grant.scopes, [s]))) {
@@ -132,7 +133,7 @@ export function authorizeHandler(ctx: Context) {
       scopes,
       csrf: who.session.csrfToken,
       request: { client_id: app.client_id, redirect_uri: redirectUri, scope: scopes.join(","), state, ...(codeChallenge ? { code_challenge: codeChallenge, code_challenge_method: "S256" } : {}) },
-      returnTo: raw.url,
+      returnTo: returnUrl(raw.url),
       redirectOrigin: originOf(redirectUri) ?? redirectUri,
       formTargets: flowTargets(checked),
     });

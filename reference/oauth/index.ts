@@ -60,8 +60,9 @@ const FORM_BODY_LIMIT = 64 * 1024;
 
 /** Routes of the web host that are not part of the contract (form posts of the HTML pages). */
 export async function registerOAuthPages(app: FastifyInstance, ctx: Context): Promise<void> {
-  // Failed sign-ins count like failed Basic logins: in memory, or shared on PostgreSQL.
-  const limiter = ctx.db.kind === "postgres" ? databaseRateLimiter(ctx.db) : memoryRateLimiter();
+  // Failed sign-ins and failed Basic logins are one count (auth/login-failures.ts): the API's
+  // limiter when the server gives it, shared through the database on PostgreSQL anyway.
+  const limiter = ctx.limiter ?? (ctx.db.kind === "postgres" ? databaseRateLimiter(ctx.db) : memoryRateLimiter());
   const options = { bodyLimit: FORM_BODY_LIMIT };
   app.post(ROUTES.signIn, options, signInRoute(ctx, limiter));
   app.post(ROUTES.signOut, options, signOutRoute(ctx));

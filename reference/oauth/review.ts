@@ -25,7 +25,10 @@ const NO_GRANT = "You have not authorized this application.";
 export function reviewHandler(ctx: Context) {
   return async ({ params, raw }: GetApplicationReviewRequest): Promise<GetApplicationReviewResponse> => {
     const who = await signedIn(ctx, raw.headers);
-    if (!who) return loginResult(ctx, raw.headers, raw.url);
+    // The page's own path, not the request's URL: its query is nothing the page reads, and a
+    // credential put there (`?access_token=`) must not be written back into the HTML.
+    const self = `${REVIEW_PATH}${encodeURIComponent(params.client_id)}`;
+    if (!who) return loginResult(ctx, raw.headers, self);
     const app = await findApplication(ctx.db, params.client_id);
     const grant = app && (await grantSummary(ctx.db, who.user.id, app.id));
     if (!app || !grant) return notFoundResult(NO_GRANT);
@@ -37,7 +40,7 @@ export function reviewHandler(ctx: Context) {
       since: grant.since,
       tokens: grant.tokens,
       csrf: who.session.csrfToken,
-      returnTo: raw.url,
+      returnTo: self,
     });
     return htmlResult({ ...p, status: 200 as const });
   };

@@ -2,17 +2,16 @@
  * Signing in and out on the web host (`POST /session`, `POST /session/end`; outside the
  * contract). Sign-in checks the login form's double-submit CSRF token and the Origin, then the
  * password (scrypt, store/accounts) and, for a user with two-factor authentication, the TOTP code.
- * Wrong passwords and wrong codes count against the login in one-hour windows, as Basic
- * authentication on the API does (http/basic-auth.ts), with the same limit; a locked login is
- * refused even with the right password. A new session id is issued at every sign-in (no session
+ * Wrong passwords and wrong codes count against the login in one-hour windows, in the same count
+ * as Basic authentication on the API (auth/login-failures.ts); a locked login is refused even
+ * with the right password, and a two-factor code is good once, whichever host accepted it. A new session id is issued at every sign-in (no session
  * fixation) and the user goes back to the page that asked (a same-site path only).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../context.ts";
-import { sha256Hex } from "../auth/secrets.ts";
-import { consumeStoredTotp } from "../auth/totp-seeds.ts";
-import { MAX_FAILED_LOGINS } from "../http/basic-auth.ts";
-import { remaining, type RateLimiter } from "../http/rate-limit.ts";
+import { loginFailed, loginLocked } from "../auth/login-failures.ts";
+import { acceptStoredTotp } from "../auth/totp-seeds.ts";
+import type { RateLimiter } from "../http/rate-limit.ts";
 import { authenticatePassword } from "../store/accounts.ts";
 import { createSession, deleteSession } from "../store/sessions.ts";
 import { targetsForReturn } from "./authorize.ts";
@@ -30,10 +29,6 @@ const MESSAGES = {
   lockout: "Too many failed sign-in attempts for this account. Please try again later.",
 } as const;
 
-function failureKey(login: string): string {
-  return `web-login-failures:${sha256Hex(login.toLowerCase())}`;
-}
-
 export function signInRoute(ctx: Context, limiter: RateLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const form = readForm(request);
@@ -50,19 +45,18 @@ export function signInRoute(ctx: Context, limiter: RateLimiter) {
     };
 
     if (!tokensMatch(loginCsrfCookieValue(request.headers), f.csrf_token) || !fromThisSite(ctx, request.headers)) return again(403, MESSAGES.csrf);
-    const key = failureKey(login);
-    if (remaining(await limiter.peek(key, MAX_FAILED_LOGINS)) === 0) return again(429, MESSAGES.lockout);
+    if (await loginLocked(limiter, login)) return again(429, MESSAGES.lockout);
     const user = await authenticatePassword(ctx.db, login, f.password ?? "");
     if (!user) {
-      await limiter.consume(key, MAX_FAILED_LOGINS);
+      await loginFailed(limiter, login);
       return again(401, MESSAGES.bad);
     }
     if (user.two_factor) {
       const otp = (f.otp ?? "").trim();
       // No code yet is the normal first try of a two-factor user, not a failed attempt.
       if (otp === "") return again(401, MESSAGES.otpMissing);
-      if (!(await consumeStoredTotp(ctx.db, user, otp, ctx.now().getTime()))) {
-        await limiter.consume(key, MAX_FAILED_LOGINS);
+      if (!(await acceptStoredTotp(ctx.db, user, otp, ctx.now().getTime()))) {
+        await loginFailed(limiter, login);
         return again(401, MESSAGES.otpBad);
       }
     }

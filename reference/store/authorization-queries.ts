@@ -40,11 +40,29 @@ export async function lockGrant(tx: Queryable, kind: "pglite" | "postgres", user
   await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`grant:${userId}:${appId}:${fingerprint ?? ""}`]);
 }
 
-/** Deletes one authorization if it belongs to the user; whether it did. */
+/**
+ * Deletes one authorization if it belongs to the user; whether it did. An application's
+ * authorization takes the user's pending codes for that application with it, as every revoking
+ * route does (DECISIONS D-REF-REVOKE-ENDS-CODES): a code issued before the revocation would
+ * otherwise be exchanged for a working token after it. One statement, so a concurrent exchange
+ * sees either both or neither.
+ */
 export async function deleteOwnedAuthorization(db: Queryable, id: number, userId: number): Promise<boolean> {
-  const deleted = (await db.query("delete from authorizations where id = $1 and user_id = $2 returning id", [id, userId])).length > 0;
+  const deleted = await db.query<{ id: number }>(
+    `with gone as (delete from authorizations where id = $1 and user_id = $2 returning id, app_id),
+          codes as (delete from oauth_codes c using gone where c.user_id = $2 and c.app_id = gone.app_id and c.used_at is null)
+     select id from gone`,
+    [id, userId],
+  );
   bumpTokensVersion();
-  return deleted;
+  return deleted.length > 0;
+}
+
+/** Deletes one token an application revokes, with the user's pending codes for that application. */
+export async function revokeAppToken(db: Queryable, id: number, userId: number, appId: number): Promise<void> {
+  await db.query("delete from oauth_codes where user_id = $1 and app_id = $2 and used_at is null", [userId, appId]);
+  await db.query("delete from authorizations where id = $1", [id]);
+  bumpTokensVersion();
 }
 
 /**

@@ -6,8 +6,11 @@
  * pagination; malformed ids. Every response is also checked against the contract by the harness.
  */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadSecretKey, openSecret } from "../../reference/hooks/secret-box.ts";
+import { MAX_HOOKS_PER_PLACE } from "../../reference/handlers/hooks-manage.ts";
+import { insertHook } from "../../reference/store/hooks.ts";
+import { ids } from "./feeds-fixtures.ts";
 import { fields, ORG_HOOKS, REPO_HOOKS, useHookApi, webhook, type HookReply } from "./hooks-fixtures.ts";
 
 const api = useHookApi();
@@ -17,6 +20,12 @@ let counter = 0;
 const fresh = () => `https://receiver.example/hooks/${++counter}`;
 
 const create = (path: string, body: unknown) => call("POST", path, api.token, body);
+
+// Each test starts without hooks: a repository or organization holds at most 20
+// (D-REF-HOOKS-CAP), and these tests make many more between them.
+afterEach(async () => {
+  await t.server.db.query("delete from hooks");
+});
 
 async function createdHook(path: string, body: unknown): Promise<HookReply> {
   const reply = await create(path, body);
@@ -278,7 +287,13 @@ describe("getting, listing and deleting", () => {
   it("lists 30 a page, in creation order, with Link", async () => {
     const path = "/repos/octocat/secret-plans/hooks";
     const made: number[] = [];
-    for (let i = 0; i < 31; i++) made.push((await createdHook(path, webhook(fresh()))).body.id);
+    for (let i = 0; i < MAX_HOOKS_PER_PLACE; i++) made.push((await createdHook(path, webhook(fresh()))).body.id);
+    // More than the API lets one create (a database from before the cap may hold them): as rows.
+    const repoId = (await ids(t.server.db).repo("octocat/secret-plans")).id;
+    for (let i = MAX_HOOKS_PER_PLACE; i < 31; i++) {
+      const row = await insertHook(t.server.db, { repoId, orgId: null, name: "web", events: ["push"], active: true, config: { url: fresh(), content_type: "json", insecure_ssl: "0" }, secretSealed: null, appId: null, creatorId: null, now: new Date() });
+      made.push(Number(row.id));
+    }
     const first = await call("GET", path, api.token);
     expect(first.status).toBe(200);
     expect((first.body as { id: number }[]).map((h) => h.id)).toEqual(made.slice(0, 30));

@@ -1,4 +1,4 @@
--- The TOTP time step of the last two-factor code accepted for the account: a code is accepted
--- once (RFC 6238 §5.2), so a code of that step or an earlier one is refused. Null until a first
--- code is accepted.
+-- The time step of the last two-factor code accepted for the account (reference/auth/totp-seeds.ts):
+-- a code is accepted once, and never one of an earlier step (RFC 6238 §5.2). Written by a single
+-- conditional update, so two requests presenting one code at the same moment cannot both pass.
 alter table accounts add column totp_last_step bigint;

@@ -5,7 +5,7 @@
  * pushes, issues, issue comments, pull requests, releases and the ping sent when the hook is
  * created, which tells the room the hook works. Documented in ../README.md.
  */
-import type { ServiceDefinition } from "./service.ts";
+import { redactUrl, type ServiceDefinition } from "./service.ts";
 
 type Json = Record<string, unknown>;
 
@@ -90,4 +90,6 @@ export const chat: ServiceDefinition = {
     if (config.channel) body.channel = config.channel;
     return { url: config.webhook_url, contentType: "application/json", body: JSON.stringify(body) };
   },
+  // An incoming-webhook URL is its own credential: whoever has it can post to the room.
+  redact: (logged) => ({ url: redactUrl(logged.url), body: logged.body }),
 };

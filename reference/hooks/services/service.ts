@@ -35,4 +35,28 @@ export interface ServiceDefinition {
    * values in plaintext; undefined when the service does not take the event.
    */
   deliver(config: Readonly<Record<string, string>>, event: string, payload: Record<string, unknown>): ServiceRequest | undefined;
+  /**
+   * The request as the delivery log shows it: whatever carries a secret, or is derived from one
+   * (a digest the receiver checks is as good as the secret to whoever reads it), replaced by
+   * REDACTED. The request sent, and the one a redelivery sends, are not changed.
+   */
+  redact?: (logged: LoggedRequest) => LoggedRequest;
+}
+
+/** What the delivery log shows of a request sent: its URL and body. */
+export interface LoggedRequest {
+  url: string;
+  body: string;
+}
+
+/** What stands in the log for a secret value. */
+export const REDACTED = "********";
+
+/** A secret URL (an incoming-webhook URL is its own credential): its origin, the rest redacted. */
+export function redactUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}/${REDACTED}`;
+  } catch {
+    return REDACTED;
+  }
 }

@@ -8,7 +8,7 @@
  */
 import { sha256Hex } from "../../auth/secrets.ts";
 import { urlProblem } from "../urls.ts";
-import type { ServiceDefinition } from "./service.ts";
+import { REDACTED, type ServiceDefinition } from "./service.ts";
 
 const SUPPORTED = ["issue_comment", "member", "public", "pull_request", "push"] as const;
 const HOST = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/;
@@ -49,5 +49,12 @@ export const travis: ServiceDefinition = {
       authorization: sha256Hex(user + (config.token ?? "")),
     });
     return { url: travisUrl(config.domain ?? ""), contentType: "application/x-www-form-urlencoded", body: form.toString() };
+  },
+  // The digest is what the CI server checks, and never changes while the token does not.
+  redact(logged) {
+    const form = new URLSearchParams(logged.body);
+    if (!form.has("authorization")) return logged;
+    form.set("authorization", REDACTED);
+    return { url: logged.url, body: form.toString() };
   },
 };
