@@ -16,5 +16,6 @@ import { NONWEB_CASES } from "./nonweb.ts";
 import { APP_TOKEN_CASES } from "./app-tokens.ts";
 import { TOKEN_READ_CASES } from "./token-unreadable.ts";
 import { REVIEW_CASES } from "./review-page.ts";
+import { HARDENING_CASES } from "./hardening.ts";
 
-export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES];
+export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES, ...HARDENING_CASES];

@@ -427,4 +427,68 @@ export const VARIANTS: Variant[] = [
       },
     }),
   },
+  // Issue 23's hardening rules, caught by the cases written for them (conformance/cases/oauth/hardening.ts).
+  {
+    name: "token-answer-cacheable",
+    rule: "D-REF-NONWEB-NO-STORE",
+    class: "conditional-presence",
+    only: "OAUTH-NOSTORE-001",
+    fails: ["OAUTH-NOSTORE-001"],
+    // The answer that creates a token loses Cache-Control: no-store.
+    fault: () => ({
+      response(side, req, res) {
+        if (side === "api" && req.method === "POST" && pathOf(req) === "/authorizations") delete res.headers["cache-control"];
+      },
+    }),
+  },
+  {
+    name: "review-page-echoes-token",
+    rule: "D-REF-OAUTH-PAGE-ECHO",
+    class: "behaviour",
+    only: "OAUTH-ECHO-001",
+    fails: ["OAUTH-ECHO-001"],
+    // The review page writes the access_token of its URL into the HTML.
+    fault: () => ({
+      response(side, req, res) {
+        if (side !== "auth" || !pathOf(req).startsWith("/settings/connections/applications/")) return;
+        const token = new URL(req.url, "http://x").searchParams.get("access_token");
+        if (token) res.body = Buffer.concat([res.body, Buffer.from(`<p>token ${token}</p>`)]);
+      },
+    }),
+  },
+  {
+    name: "narrowed-token-served-from-cache",
+    rule: "D-FEED-CACHE-SCOPES",
+    class: "path-never-taken",
+    only: "OAUTH-NARROWED-001",
+    fails: ["OAUTH-NARROWED-001"],
+    // The feed answers a token as it answered it first, whatever its scopes are now.
+    fault: () => {
+      const first = new Map<string, Answer>();
+      return {
+        request(side, req) {
+          if (side !== "api" || req.method !== "GET" || !FEED.test(pathOf(req))) return;
+          const earlier = first.get(`${header(req.headers, "authorization")} ${req.url}`);
+          if (earlier && header(req.headers, "if-none-match") === undefined) return { status: earlier.status, headers: { ...earlier.headers }, body: Buffer.from(earlier.body) };
+        },
+        response(side, req, res) {
+          const key = `${header(req.headers, "authorization")} ${req.url}`;
+          if (side === "api" && req.method === "GET" && FEED.test(pathOf(req)) && res.status === 200 && !first.has(key)) first.set(key, { status: res.status, headers: { ...res.headers }, body: Buffer.from(res.body) });
+        },
+      };
+    },
+  },
+  {
+    name: "revocation-keeps-codes",
+    rule: "D-REF-REVOKE-ENDS-CODES",
+    class: "path-never-taken",
+    only: "OAUTH-REVOKECODES-001",
+    fails: ["OAUTH-REVOKECODES-001"],
+    // The application's revocation of a token is answered 204 without reaching the server.
+    fault: () => ({
+      request(side, req) {
+        if (side === "api" && req.method === "DELETE" && /^\/applications\/[^/]+\/tokens\//.test(pathOf(req))) return { status: 204, headers: {}, body: Buffer.alloc(0) };
+      },
+    }),
+  },
 ];
