@@ -42,14 +42,31 @@ const DROPPED: Record<string, string> = {
   $comment: "",
   contentMediaType: "the media type of a string's content",
   contentEncoding: "the encoding of a string's content",
+  contentSchema: "the schema of a string's content (the JSON inside a form field)",
   "x-presence": "",
   "x-seed": "",
 };
 
 const isObject = (v: Json): v is SchemaNode => v !== null && typeof v === "object" && !Array.isArray(v);
-const isNull = (v: Json): boolean => isObject(v) && v.type === "null" && Object.keys(v).every((k) => k === "type" || k === "description");
+/** `{type: "null"}`, as written or as this module has already rewritten it (children go first). */
+const isNull = (v: Json): boolean =>
+  isObject(v) &&
+  ((v.type === "null" && Object.keys(v).every((k) => k === "type" || k === "description")) ||
+    (v.nullable === true && Array.isArray(v.enum) && v.enum.length === 1 && v.enum[0] === null && Object.keys(v).every((k) => ["nullable", "enum", "description"].includes(k))));
 
-function downgradeSchema(node: SchemaNode, at: string, losses: Loss[]): SchemaNode {
+/** The (non-null) `type` a component declares, for a nullable reference to it. */
+type TypeOf = (ref: string) => string | undefined;
+
+function componentType(schemas: Record<string, Json>): TypeOf {
+  return (ref) => {
+    const schema = ref.startsWith("#/components/schemas/") ? schemas[ref.slice("#/components/schemas/".length)] : undefined;
+    const type = isObject(schema) ? schema.type : undefined;
+    const types = (Array.isArray(type) ? type : [type]).filter((t): t is string => typeof t === "string" && t !== "null");
+    return types.length === 1 ? types[0] : undefined;
+  };
+}
+
+function downgradeSchema(node: SchemaNode, at: string, losses: Loss[], typeOf: TypeOf): SchemaNode {
   const out: SchemaNode = { ...node };
   for (const key of Object.keys(out)) {
     if (key in DROPPED) {
@@ -79,11 +96,14 @@ function downgradeSchema(node: SchemaNode, at: string, losses: Loss[]): SchemaNo
   }
   if (Array.isArray(out.type)) {
     const types = (out.type as string[]).filter((t) => t !== "null");
-    if (types.length < out.type.length) out.nullable = true;
-    if (types.length === 1) out.type = types[0];
-    else {
+    const nullable = types.length < out.type.length;
+    if (types.length === 1) {
+      out.type = types[0];
+      if (nullable) out.nullable = true;
+    } else {
+      // 3.0 has one type per schema, and `nullable` means something only beside it: one branch per type.
       delete out.type;
-      if (types.length > 1) out.anyOf = [...((out.anyOf as Json[]) ?? []), ...types.map((t) => ({ type: t }))];
+      out.anyOf = [...((out.anyOf as Json[]) ?? []), ...types.map((t) => (nullable ? { type: t, nullable: true } : { type: t }))];
     }
   }
   if (out.type === "null") {
@@ -100,6 +120,9 @@ function downgradeSchema(node: SchemaNode, at: string, losses: Loss[]): SchemaNo
     if (rest.length === 1 && isObject(rest[0]) && !("$ref" in rest[0])) Object.assign(out, rest[0], { nullable: true });
     else if (rest.length === 1) out.allOf = [...((out.allOf as Json[]) ?? []), rest[0]];
     else out[combiner] = rest;
+    // 3.0 gives `nullable` a meaning only beside a `type`: the referenced schema's, where it has one.
+    const ref = (rest.length === 1 && isObject(rest[0]) && typeof rest[0].$ref === "string" ? rest[0].$ref : undefined) as string | undefined;
+    if (out.type === undefined && ref && typeOf(ref)) out.type = typeOf(ref);
   }
   // 3.0 reads a `$ref` alone: anything beside it moves next to an allOf of the reference.
   if (typeof out.$ref === "string" && Object.keys(out).length > 1) {
@@ -110,17 +133,17 @@ function downgradeSchema(node: SchemaNode, at: string, losses: Loss[]): SchemaNo
 }
 
 /** Rewrites every schema found below `node` (under `schema`, `schemas`, and their subschemas). */
-function walkDocument(node: Json, at: string, losses: Loss[]): Json {
-  if (Array.isArray(node)) return node.map((n, i) => walkDocument(n, `${at}/${i}`, losses));
+function walkDocument(node: Json, at: string, losses: Loss[], typeOf: TypeOf): Json {
+  if (Array.isArray(node)) return node.map((n, i) => walkDocument(n, `${at}/${i}`, losses, typeOf));
   if (!isObject(node)) return node;
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(node)) {
     const here = `${at}/${escape(key)}`;
     if (key === "example" || key === "examples") out[key] = value;
-    else if (key === "schema") out[key] = mapSchema(value, here, (n, p) => downgradeSchema(n, p, losses));
+    else if (key === "schema") out[key] = mapSchema(value, here, (n, p) => downgradeSchema(n, p, losses, typeOf));
     else if (key === "schemas" && at === "#/components" && isObject(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, mapSchema(s, `${here}/${escape(name)}`, (n, p) => downgradeSchema(n, p, losses))]));
-    } else out[key] = walkDocument(value, here, losses);
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, mapSchema(s, `${here}/${escape(name)}`, (n, p) => downgradeSchema(n, p, losses, typeOf))]));
+    } else out[key] = walkDocument(value, here, losses, typeOf);
   }
   return out;
 }
@@ -131,7 +154,8 @@ export function openapi30(doc: Json): { document: SchemaNode; losses: Loss[] } {
   const { openapi: _v, jsonSchemaDialect: _d, webhooks, info, ...rest } = doc as SchemaNode;
   const { summary: _s, license, ...infoRest } = (info ?? {}) as SchemaNode;
   const { identifier: _i, ...licenseRest } = (license ?? {}) as SchemaNode;
-  const body = walkDocument({ ...rest, ...(webhooks ? { "x-webhooks": webhooks } : {}) }, "#", losses) as SchemaNode;
+  const typeOf = componentType(((rest.components as SchemaNode | undefined)?.schemas ?? {}) as Record<string, Json>);
+  const body = walkDocument({ ...rest, ...(webhooks ? { "x-webhooks": webhooks } : {}) }, "#", losses, typeOf) as SchemaNode;
   for (const l of losses) l.pointer = l.pointer.replace(/^#\/x-webhooks/, "#/webhooks");
   const document: SchemaNode = {
     openapi: "3.0.3",
