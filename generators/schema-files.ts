@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { problem } from "./problems.ts";
+import { withDiscriminators } from "./discriminators.ts";
 
 /**
  * The base our own tools (Ajv, the bundler) give the schema files so that their relative `$ref`s
@@ -40,8 +41,8 @@ function walk(dir: string): string[] {
 export function readSchemaFiles(schemasDir: string): SchemaFile[] {
   // A contract may keep every schema inline in the document and have no schemas/ folder at all.
   if (!existsSync(schemasDir)) return [];
-  return walk(schemasDir)
-    .map((file) => {
+  const files = walk(schemasDir)
+    .map((file): SchemaFile => {
       const name = relative(schemasDir, file).split(sep).join("/").replace(/\.json$/, "");
       let schema: Record<string, unknown>;
       try {
@@ -58,4 +59,5 @@ export function readSchemaFiles(schemasDir: string): SchemaFile[] {
       return { name, file, id, schema: $schema === undefined ? { $id: id, ...rest } : { $schema, $id: id, ...rest } };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return withDiscriminators(files);
 }
