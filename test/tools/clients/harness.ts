@@ -24,7 +24,7 @@ export const SPEC = createRequire(join(repoRoot, "package.json")).resolve("servi
 export const run = promisify(execFile);
 
 /** An empty scratch folder for `tool`, with a strict tsconfig covering everything in it. */
-export function scratch(tool: string): string {
+export function scratch(tool: string, include: string[] = ["**/*.ts"]): string {
   const dir = join(repoRoot, ".tmp/tools", tool);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -41,7 +41,7 @@ export function scratch(tool: string): string {
       skipLibCheck: true,
       allowImportingTsExtensions: true,
     },
-    include: ["**/*.ts"],
+    include,
   };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
   return dir;
