@@ -60,6 +60,33 @@ export function entries(doc: Doc, fileOf: ReadonlyMap<string, string>): Entry[] 
   return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/**
+ * Each operation's `$ref: '#/components/responses/…'` replaced by a copy of that response:
+ * swagger-typescript-api (13.13) reads no media type through a response reference and so never
+ * parses those bodies as JSON. The components stay, for readers that list them.
+ */
+export function inlineResponses(doc: Doc): Doc {
+  const responses = (doc.components?.responses ?? {}) as Record<string, Json>;
+  const inline = (item: Record<string, Json>): Record<string, Json> =>
+    Object.fromEntries(
+      Object.entries(item).map(([method, op]) => {
+        const rs = (op as { responses?: Record<string, Json> } | null)?.responses;
+        if (!rs) return [method, op];
+        const copied = Object.fromEntries(
+          Object.entries(rs).map(([status, r]) => {
+            const ref = (r as { $ref?: unknown }).$ref;
+            const name = typeof ref === "string" && ref.startsWith("#/components/responses/") ? ref.slice("#/components/responses/".length) : undefined;
+            return [status, name !== undefined && name in responses ? structuredClone(responses[name]) : r];
+          }),
+        );
+        return [method, { ...(op as object), responses: copied }];
+      }),
+    );
+  const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([p, item]) => [p, inline(item)]));
+  const webhooks = doc.webhooks ? Object.fromEntries(Object.entries(doc.webhooks).map(([w, item]) => [w, inline(item)])) : undefined;
+  return { ...doc, paths, ...(webhooks ? { webhooks } : {}) };
+}
+
 export interface Bundle {
   files: GeneratedFile[];
   losses: Loss[];
@@ -67,7 +94,7 @@ export interface Bundle {
 }
 
 export async function buildBundle(specPath: string): Promise<Bundle> {
-  const doc = (await loadPortableDocument(specPath)) as unknown as Doc;
+  const doc = inlineResponses((await loadPortableDocument(specPath)) as unknown as Doc);
   const fileOf = new Map(readSchemaFiles(join(dirname(specPath), "schemas")).map((f) => [String(f.schema.title), f.name]));
   const schemas = (doc.components?.schemas ?? {}) as Record<string, Json>;
   const list = entries(doc, fileOf);
