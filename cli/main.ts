@@ -7,6 +7,7 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./exit-codes.ts";
 import { benchCommand } from "./commands/bench.ts";
+import { bundleCommand } from "./commands/bundle.ts";
 import { conformanceCommand } from "./commands/conformance.ts";
 import { diffCommand } from "./commands/diff.ts";
 import { generateCommand } from "./commands/generate.ts";
@@ -21,7 +22,7 @@ import { MissingPeerError, PACKAGE_JSON } from "../generators/package-files.ts";
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
 export type CommandFactory = (setExit: (code: number) => void) => Command;
 
-const COMMANDS: CommandFactory[] = [benchCommand, conformanceCommand, diffCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand, webhooksCommand];
+const COMMANDS: CommandFactory[] = [benchCommand, bundleCommand, conformanceCommand, diffCommand, generateCommand, lintCommand, mockCommand, serveCommand, simulateCommand, validateCommand, webhooksCommand];
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;

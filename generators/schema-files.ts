@@ -8,7 +8,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { problem } from "./problems.ts";
+import { withDiscriminators } from "./discriminators.ts";
 
+/**
+ * The base our own tools (Ajv, the bundler) give the schema files so that their relative `$ref`s
+ * resolve among them. It is never written into a file: a file without `$id` has its own location
+ * as base, so every tool (orval, kubb, Spectral, a Python validator) resolves `"$ref":
+ * "../user.json"` from the files themselves, while an `$id` naming an address nothing serves made
+ * them try to fetch it (spec/DECISIONS.md, D-SPEC-NO-ID).
+ */
 export const SCHEMA_ID_BASE = "https://service-contract.dev/schemas/";
 
 export interface SchemaFile {
@@ -16,8 +24,9 @@ export interface SchemaFile {
   name: string;
   /** Absolute path on disk. */
   file: string;
-  /** The `$id` the schema declares; equal to SCHEMA_ID_BASE + name + ".json". */
+  /** The `$id` the schema declares, or else SCHEMA_ID_BASE + name + ".json" (its place among the files). */
   id: string;
+  /** The file's schema, with that `$id` set (right after `$schema`) when the file declares none. */
   schema: Record<string, unknown>;
 }
 
@@ -32,8 +41,8 @@ function walk(dir: string): string[] {
 export function readSchemaFiles(schemasDir: string): SchemaFile[] {
   // A contract may keep every schema inline in the document and have no schemas/ folder at all.
   if (!existsSync(schemasDir)) return [];
-  return walk(schemasDir)
-    .map((file) => {
+  const files = walk(schemasDir)
+    .map((file): SchemaFile => {
       const name = relative(schemasDir, file).split(sep).join("/").replace(/\.json$/, "");
       let schema: Record<string, unknown>;
       try {
@@ -42,7 +51,13 @@ export function readSchemaFiles(schemasDir: string): SchemaFile[] {
         // Every file here is compiled, referenced or not, so one that does not parse stops generate.
         throw problem("SPEC_SYNTAX", file, "#", (error as Error).message);
       }
-      return { name, file, id: String(schema.$id ?? ""), schema };
+      const id = `${SCHEMA_ID_BASE}${name}.json`;
+      // Not an object: Ajv's meta-schema check reports it with the file's name.
+      if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return { name, file, id, schema };
+      if (typeof schema.$id === "string") return { name, file, id: schema.$id, schema };
+      const { $schema, ...rest } = schema;
+      return { name, file, id, schema: $schema === undefined ? { $id: id, ...rest } : { $schema, $id: id, ...rest } };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return withDiscriminators(files);
 }

@@ -23,6 +23,7 @@ import { DEFAULT_SPEC } from "../options.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
 import { startFront } from "../prism-front.ts";
+import { examplesAsWireText } from "../wire-examples.ts";
 
 /** Prism's launcher in node_modules/.bin; MissingPeerError when @stoplight/prism-cli (an optional peer) is not installed. */
 function prismBin(): string {
@@ -42,10 +43,12 @@ interface MockOptions {
 /**
  * Prism parses JSON and form bodies but not XML: it reports every XML body, its own mock answers
  * and a correct implementation's alike, as "must be object". So XML media types reach Prism as
- * plain strings (the mock still answers the contract's XML examples, which are the wire text);
+ * plain strings (the mock still answers the contract's XML examples, turned into their wire text);
  * what the XML holds is checked by `validate` and the conformance suite instead.
  */
 function forPrism(doc: unknown): unknown {
+  // First, while the XML schemas still name their root element.
+  examplesAsWireText(doc);
   const paths = (doc as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {

@@ -37,6 +37,14 @@ export function webhookPayloadNames(model: Model): [string, string][] {
   });
 }
 
+/** `{"not": {}}`: the schema nothing matches. */
+function isNothing(schema: unknown): boolean {
+  if (schema === null || typeof schema !== "object") return false;
+  const keys = Object.keys(schema);
+  const not = (schema as { not?: unknown }).not;
+  return keys.length === 1 && not !== null && typeof not === "object" && Object.keys(not).length === 0;
+}
+
 /** Names this target adds next to the schema titles; a schema may not take one of them. */
 export const RESERVED_TYPE_NAMES = ["WebhookPayloads", "DeliveryEventName", "OperationId"];
 
@@ -44,10 +52,16 @@ export async function typesTarget({ model, portable, source }: TypesInput): Prom
   const clash = model.schemas.find((s) => RESERVED_TYPE_NAMES.includes(s.name));
   if (clash) throw unsupported(clash.path, ["title"], `"${clash.name}" is reserved for a generated type`);
   requirePeers("generate (its types target)", "openapi-typescript", "typescript");
-  const { default: openapiTS, astToString } = await import("openapi-typescript");
+  const { default: openapiTS, astToString, NEVER } = await import("openapi-typescript");
   // defaultNonNullable off: a property with a `default` is optional to send (the server fills it
-  // in), so it must stay optional in request types.
-  const ast = await openapiTS(portable as unknown as OpenAPI3, { alphabetize: true, silent: true, defaultNonNullable: false });
+  // in), so it must stay optional in request types. `{"not": {}}` (how the contract writes the
+  // `false` schema, which several tools cannot read) is `never`, as `false` was.
+  const ast = await openapiTS(portable as unknown as OpenAPI3, {
+    alphabetize: true,
+    silent: true,
+    defaultNonNullable: false,
+    transform: (schema) => (isNothing(schema) ? NEVER : undefined),
+  });
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile("types.ts", astToString(ast));
 

@@ -7,16 +7,18 @@
  * the page does can reach another host. The contract is served in its portable single-document
  * form (generators/portable-bundle.ts), since Swagger UI does not follow the schema files' `$id`s;
  * it is built on its first request (once per process), with a relative server prepended so "Try
- * it out" calls this server. Only explicit routes are registered: any other path under the
+ * it out" calls this server. The package's bundle (`service-contract bundle`: the 3.1 file, the
+ * 3.0 edition, the JSON Schema files) is served as it ships, under `<prefix>/bundle/`, when the
+ * contract is the package's own. Only explicit routes are registered: any other path under the
  * prefix falls through to the app's not-found handling.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { indexHtml, initScript, SWAGGER_UI_FILES, type SwaggerUiFile } from "./docs-page.ts";
-import { PACKAGE_SPEC } from "../../generators/package-files.ts";
+import { PACKAGE_ROOT, PACKAGE_SPEC } from "../../generators/package-files.ts";
 
 export interface DocsOptions {
   /** The contract's root document; default spec/openapi.yaml of this repository. */
@@ -112,6 +114,15 @@ function contractResource(specPath: string): Promise<Resource> {
   return pending;
 }
 
+const BUNDLE_DIR = join(PACKAGE_ROOT, "bundle");
+const BUNDLE_TYPES: Record<string, string> = { ".json": "application/json; charset=utf-8", ".md": "text/markdown; charset=utf-8" };
+
+/** Every file of the shipped bundle, as `/`-separated paths relative to it. */
+function bundleFiles(dir = BUNDLE_DIR, at = ""): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? bundleFiles(join(dir, e.name), `${at}${e.name}/`) : [`${at}${e.name}`]));
+}
+
 /** Serve the API reference under `options.prefix` (default `/docs`). */
 export async function registerDocs(app: FastifyInstance, options: DocsOptions = {}): Promise<void> {
   const prefix = normalizePrefix(options.prefix ?? "/docs");
@@ -137,6 +148,18 @@ export async function registerDocs(app: FastifyInstance, options: DocsOptions = 
     send(request, reply, await contractResource(specPath));
     return reply;
   });
+  if (specPath === DEFAULT_SPEC) {
+    for (const file of bundleFiles()) {
+      const type = BUNDLE_TYPES[file.slice(file.lastIndexOf("."))];
+      if (!type) continue;
+      // Read on the first request and kept: 2 MB of files most runs never ask for.
+      let cached: Resource | undefined;
+      app.get(`${prefix}/bundle/${file}`, (request, reply) => {
+        cached ??= resource(readFileSync(join(BUNDLE_DIR, file)), type, REVALIDATE);
+        send(request, reply, cached);
+      });
+    }
+  }
   for (const [file, type] of Object.entries(SWAGGER_UI_FILES) as [SwaggerUiFile, string][]) {
     // Read now, so a broken install fails at start-up rather than on a visitor's first request.
     serve(`${urls.assets}/${file}`, resource(readFileSync(join(dist.dir, file)), type, IMMUTABLE));

@@ -96,6 +96,8 @@ describe("the tarballs", () => {
     expect(files).toContain("dist/cli/main.js");
     expect(files).toContain("dist/generated/validators/index.js");
     expect(files).toContain("spec/openapi.yaml");
+    // The contract for other tools and languages (service-contract bundle).
+    expect(files).toEqual(expect.arrayContaining(["bundle/openapi.json", "bundle/openapi-3.0.json", "bundle/json-schema/index.json", "bundle/json-schema/draft-07/webhooks/push.json"]));
     expect(files.filter((f) => /^(test|bench|\.ci|dist\/bench|dist\/test)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     const lightFiles = (await ok("tar", ["tzf", lightTgz], work)).stdout.trim().split("\n").sort();

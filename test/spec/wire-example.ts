@@ -1,5 +1,5 @@
 /**
- * Examples of media types that are not JSON are written as the bytes on the wire (OpenAPI 3.1:
+ * Examples of media types that are not JSON may be written as the bytes on the wire (OpenAPI 3.1:
  * "use a string value to contain the example"), so a reader sees exactly what is sent. To check
  * one against its schema, decode it the way a client would: a form into its fields, an XML
  * document into its root element's children.

@@ -1,0 +1,50 @@
+/**
+ * @hey-api/openapi-ts (with its fetch client) generates a client from the package's `./spec`
+ * export; the client type-checks strictly and calls the reference correctly: a feed, the same
+ * with If-None-Match → 304, the repository's issue events, GET /hooks.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, it } from "vitest";
+import { repoRoot } from "../cli/run-cli.ts";
+import { expectCallsReference, REPO, run, scratch, SPEC, typecheck, useReference, type Outcome } from "./clients/harness.ts";
+
+const USAGE = `
+import { createClient } from "./client/client/index.ts";
+import { listIssueEventsForRepo, listPublicEvents, listServiceHooks } from "./client/sdk.gen.ts";
+
+export async function run(baseUrl: string) {
+  const client = createClient({ baseUrl });
+  const feed = await listPublicEvents({ client });
+  const etag = feed.response.headers.get("etag");
+  const again = await listPublicEvents({ client, headers: { "If-None-Match": etag ?? "" } });
+  const issueEvents = await listIssueEventsForRepo({ client, path: ${JSON.stringify(REPO)} });
+  const hooks = await listServiceHooks({ client });
+  return {
+    feed: { status: feed.response.status, etag, ids: (feed.data ?? []).map((e) => e.id) },
+    notModified: { status: again.response.status },
+    issueEvents: { status: issueEvents.response.status, events: (issueEvents.data ?? []).map((e) => e.event) },
+    hooks: { status: hooks.response.status, names: (hooks.data ?? []).map((h) => h.name) },
+  };
+}
+`;
+
+let dir = "";
+beforeAll(async () => {
+  dir = scratch("hey-api");
+  await run(join(repoRoot, "node_modules/.bin/openapi-ts"), ["-i", SPEC, "-o", join(dir, "client"), "-c", "@hey-api/client-fetch", "--no-log-file", "--silent"], { cwd: dir });
+  writeFileSync(join(dir, "usage.ts"), USAGE);
+}, 180_000);
+
+describe("@hey-api/openapi-ts", () => {
+  const t = useReference();
+  it("the generated client and its use type-check strictly", async () => {
+    await typecheck(dir);
+  }, 180_000);
+
+  it("calls the reference correctly", async () => {
+    const usage = (await import(join(dir, "usage.ts"))) as { run: (base: string) => Promise<Outcome> };
+    const outcome = await usage.run(t.api);
+    await expectCallsReference(t.api, outcome);
+  }, 60_000);
+});

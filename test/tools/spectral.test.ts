@@ -1,0 +1,45 @@
+/**
+ * Spectral (`spectral:oas`, a linter we did not write) finds no error in the contract: the
+ * multi-file source (spec/openapi.yaml with its schema files), and the bundle's 3.1 file and
+ * 3.0 edition. One Spectral process reads all three. Warnings (unused components, scopes not
+ * listed in the flow…) are not counted.
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../cli/run-cli.ts";
+
+interface Finding {
+  code: string;
+  message: string;
+  path: string[];
+  severity: number;
+  source?: string;
+}
+
+const DOCUMENTS = ["spec/openapi.yaml", "bundle/openapi.json", "bundle/openapi-3.0.json"];
+let findings: Finding[] = [];
+
+beforeAll(async () => {
+  const bin = join(repoRoot, "node_modules/.bin/spectral");
+  const args = ["lint", ...DOCUMENTS, "--ruleset", "test/tools/spectral.yaml", "--format", "json", "--quiet", "--fail-severity", "error"];
+  // Exit 1 when there are errors: the JSON on stdout is what the tests judge.
+  const result = await promisify(execFile)(bin, args, { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }).catch((e: { stdout?: string; stderr?: string }) => {
+    if (!e.stdout) throw new Error(`spectral did not run: ${e.stderr}`);
+    return { stdout: e.stdout };
+  });
+  findings = JSON.parse(result.stdout) as Finding[];
+}, 300_000);
+
+describe("Spectral spectral:oas", () => {
+  it("read every document (its warnings name each)", () => {
+    const sources = new Set(findings.map((f) => f.source?.slice(repoRoot.length + 1)));
+    for (const doc of DOCUMENTS) expect(sources, doc).toContain(doc);
+  });
+
+  it.each(DOCUMENTS)("%s: 0 errors", (doc) => {
+    const errors = findings.filter((f) => f.severity === 0 && f.source === join(repoRoot, doc)).map((f) => `${f.code} #/${f.path.join("/")}: ${f.message}`);
+    expect(errors).toEqual([]);
+  });
+});
