@@ -56,7 +56,11 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
   }
   const bDisc = isObject(b.discriminator) ? b.discriminator.propertyName : undefined;
   const hDisc = isObject(h.discriminator) ? h.discriminator.propertyName : undefined;
-  if (bDisc !== hDisc) add("discriminator-changed", "both", `discriminator property changed from ${show(bDisc ?? null)} to ${show(hDisc ?? null)}`);
+  // A discriminator only added or dropped is a hint to tools, not a change of what is valid: the
+  // contract's files carry none and our tools infer it from the variants' `type` constants
+  // (generators/discriminators.ts), so the source and its bundle differ only there. A renamed
+  // property is a change.
+  if (bDisc !== undefined && hDisc !== undefined && bDisc !== hDisc) add("discriminator-changed", "both", `discriminator property changed from ${show(bDisc)} to ${show(hDisc)}`);
 }
 
 function compareTypes(b: JsonObject, h: JsonObject, add: Add): void {

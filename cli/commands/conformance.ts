@@ -176,6 +176,8 @@ export const conformanceCommand: CommandFactory = (setExit) =>
         const authUrl = httpUrl("--auth-url", opts.authUrl);
         // A profile file is checked before the target is contacted; the demo profile is made there.
         const file = opts.profile !== undefined && opts.profile !== "demo" ? await targetProfile(opts, baseUrl) : undefined;
+        // The browser driver's playwright-core is an optional peer: say so before anything is contacted.
+        if (file?.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
         const { checkReachable } = await import("../../conformance/run/preflight.ts");
         const unreachable = await checkReachable([baseUrl, authUrl]);
         if (unreachable.length > 0) {
@@ -183,8 +185,6 @@ export const conformanceCommand: CommandFactory = (setExit) =>
           throw new UsageError(opts.profile === undefined ? `--profile is required (or use --reference), and the target does not answer: ${where}` : `the target does not answer: ${where}`);
         }
         const profile = file ?? (await targetProfile(opts, baseUrl));
-        // The browser driver's playwright-core is an optional peer: say so before any case runs.
-        if (profile.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
         const [{ runSuite }, { ALL_CASES }, { selectCases }, { rateBudgetProblem, requestsNeeded }] = await Promise.all([
           import("../../conformance/run/runner.ts"),
           import("../../conformance/cases/index.ts"),
