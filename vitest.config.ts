@@ -6,6 +6,10 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Nothing a test starts outlives it: each worker stops the child processes a test or a file
+    // left running (by PID, also when it failed or timed out), and the run fails if any remain.
+    setupFiles: ["test/processes/children.ts"],
+    globalSetup: ["test/processes/global-check.ts"],
     // Vitest's default on 2 cores is one worker, which leaves a core idle while a file waits on a
     // child process, a server or a browser (most of the slow files do). Three keep both cores busy.
     maxWorkers: 3,
