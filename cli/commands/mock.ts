@@ -23,6 +23,7 @@ import { DEFAULT_SPEC } from "../options.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
 import { startFront } from "../prism-front.ts";
+import { watchLauncher } from "../launcher.ts";
 
 /** Prism's launcher in node_modules/.bin; MissingPeerError when @stoplight/prism-cli (an optional peer) is not installed. */
 function prismBin(): string {
@@ -162,8 +163,11 @@ export const mockCommand: CommandFactory = (setExit) =>
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
+      // Launched through npm (npx): npm's SIGTERM reaches only the shell between us (cli/launcher.ts).
+      const cancelWatch = watchLauncher(stop);
 
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      cancelWatch();
       process.removeListener("SIGINT", stop);
       process.removeListener("SIGTERM", stop);
       if (front) {
