@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.ts";
 import { startServe, type ServeChild } from "../reference/serve-child.ts";
 import { LOCK_FILE } from "../../reference/db/data-lock.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "cli-bad-input-"));
 const aFile = join(scratch, "a-file");
@@ -94,7 +95,7 @@ describe("a PGlite data folder held by a running serve", () => {
   let serve: ServeChild;
   beforeAll(async () => {
     serve = await startServe({ dataDir }, {});
-  }, 90_000);
+  }, ceiling(90_000));
   afterAll(async () => {
     await serve?.stop();
   });
@@ -127,5 +128,5 @@ describe("a stale lock", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim().split("\n")[0]!).type).toBe("PushEvent");
     expect(existsSync(lock), existsSync(lock) ? readFileSync(lock, "utf8") : "").toBe(false);
-  }, 90_000);
+  }, ceiling(90_000));
 });

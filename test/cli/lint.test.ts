@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { repoRoot, runCli, runCliInProcess } from "./run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 /** A lint run loads the spec twice (swagger-parser, Redocly): seconds alone, much longer on a busy CI machine. */
 const LINT_TIMEOUT = 90_000;
@@ -138,7 +139,7 @@ describe("the CLI's usage contract", () => {
       expect(result.stdout, `${sub} --help`).toMatch(new RegExp(`^Usage: service-contract ${sub}`, "m"));
       expect(result.stdout, `${sub} --help`).toMatch(/Examples:\n\s+service-contract /);
     }
-  }, 120_000);
+  }, ceiling(120_000));
 
   it("an unknown option exits 2", async () => {
     const result = await runCliInProcess(["lint", "--bogus"]);
