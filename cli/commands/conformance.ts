@@ -11,6 +11,7 @@ import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
+import { firstMissing, removeMade } from "../made-folders.ts";
 
 interface ConformanceOptions {
   baseUrl?: string;
@@ -117,45 +118,63 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       }
 
       const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
-      // The report folder must be writable before the run, not after it.
+      // The report folder must be writable before the run, not after it. If this run makes it and
+      // then fails or is interrupted (Ctrl-C, SIGTERM) before the reports are in it, it goes again.
+      const made = firstMissing(opts.out);
+      const onSignal = (signal: NodeJS.Signals): void => {
+        removeMade(made);
+        // The exit status a shell expects of a command ended by the signal (128 + its number).
+        process.exit(signal === "SIGINT" ? 130 : 143);
+      };
       try {
         prepareReportDir(reporters, opts.out);
       } catch (error) {
+        removeMade(made);
         throw new UsageError(`cannot write the reports to ${opts.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      try {
+        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
-      let summary;
-      if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
-      else if (opts.reference) {
-        const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
-        if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
-        const { runReference } = await import("../../conformance/reference-profile.ts");
-        process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
-        summary = await runReference({ ...suite, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
-      } else {
-        const baseUrl = httpUrl("--base-url", opts.baseUrl);
-        const authUrl = httpUrl("--auth-url", opts.authUrl);
-        if (!opts.profile) throw new UsageError("--profile is required (or use --reference)");
-        const { loadProfile, ProfileError } = await import("../../conformance/run/load-profile.ts");
-        let profile;
-        try {
-          profile = loadProfile(opts.profile);
-        } catch (error) {
-          if (error instanceof ProfileError) throw new UsageError(error.message);
-          throw error;
+        let summary;
+        if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
+        else if (opts.reference) {
+          const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
+          if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
+          const { runReference } = await import("../../conformance/reference-profile.ts");
+          process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
+          summary = await runReference({ ...suite, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
+        } else {
+          const baseUrl = httpUrl("--base-url", opts.baseUrl);
+          const authUrl = httpUrl("--auth-url", opts.authUrl);
+          if (!opts.profile) throw new UsageError("--profile is required (or use --reference)");
+          const { loadProfile, ProfileError } = await import("../../conformance/run/load-profile.ts");
+          let profile;
+          try {
+            profile = loadProfile(opts.profile);
+          } catch (error) {
+            if (error instanceof ProfileError) throw new UsageError(error.message);
+            throw error;
+          }
+          // The browser driver's playwright-core is an optional peer: say so before any case runs.
+          if (profile.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
+          const { checkReachable } = await import("../../conformance/run/preflight.ts");
+          const unreachable = await checkReachable([baseUrl, authUrl]);
+          if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
+          const { runSuite } = await import("../../conformance/run/runner.ts");
+          summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
         }
-        // The browser driver's playwright-core is an optional peer: say so before any case runs.
-        if (profile.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
-        const { checkReachable } = await import("../../conformance/run/preflight.ts");
-        const unreachable = await checkReachable([baseUrl, authUrl]);
-        if (unreachable.length > 0) throw new UsageError(`the target does not answer: ${unreachable.map((u) => `${u.url} (${u.reason})`).join("; ")}`);
-        const { runSuite } = await import("../../conformance/run/runner.ts");
-        summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
-      }
 
-      if (consoleReporter) consoleReporter.report(summary);
-      else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
-      for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
-      setExit(summary.counts.failed > 0 ? EXIT_CHECK_FAILED : EXIT_OK);
+        if (consoleReporter) consoleReporter.report(summary);
+        else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
+        for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
+        setExit(summary.counts.failed > 0 ? EXIT_CHECK_FAILED : EXIT_OK);
+      } catch (error) {
+        removeMade(made);
+        throw error;
+      } finally {
+        process.removeListener("SIGINT", onSignal);
+        process.removeListener("SIGTERM", onSignal);
+      }
     });

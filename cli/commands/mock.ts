@@ -79,7 +79,7 @@ function parseUpstream(value: string): string {
 export const mockCommand: CommandFactory = (setExit) =>
   new Command("mock")
     .description("Serve the spec with Prism's mock server, or run Prism's validation proxy with --proxy.")
-    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
+    .option("--spec <file>", "the OpenAPI document", DEFAULT_SPEC)
     .option("--port <n>", "port to listen on (0 picks a free one)", "4010")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--proxy <url>", "validate traffic to this implementation instead of mocking")

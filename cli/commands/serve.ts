@@ -11,6 +11,7 @@ import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, flagOrEnv, parsePort } from "../options.ts";
 import { checkCanListen } from "../free-port.ts";
 import { watchLauncher } from "../launcher.ts";
+import { firstMissing, removeMade } from "../made-folders.ts";
 
 export const PUBLIC_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_URL";
 export const PUBLIC_AUTH_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_AUTH_URL";
@@ -112,6 +113,8 @@ export const serveCommand: CommandFactory = (setExit) =>
       await checkCanListen(opts.host, authPort, "--auth-port");
       const { DEFAULT_EGRESS, EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
       const hookEgress = flagOrEnv("--hook-egress", opts.hookEgress, EGRESS_ENV, (_source, value) => parseEgressPolicy(value), Error) ?? DEFAULT_EGRESS;
+      // A data folder this start makes is removed again if the start fails: a failed command leaves nothing behind.
+      const madeDataDir = databaseUrl ? undefined : firstMissing(opts.dataDir);
       let server;
       try {
         server = await startServer({
@@ -131,6 +134,7 @@ export const serveCommand: CommandFactory = (setExit) =>
           hookEgress,
         });
       } catch (error) {
+        removeMade(madeDataDir);
         const usage = databaseUsageError(error, "serve");
         if (usage) throw usage;
         const code = (error as NodeJS.ErrnoException).code;

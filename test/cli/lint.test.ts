@@ -9,7 +9,7 @@
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { repoRoot, runCli, runCliInProcess } from "./run-cli.ts";
@@ -111,6 +111,27 @@ describe("service-contract lint", () => {
     expect(report.valid).toBe(false);
     expect(report.problems).toContainEqual(expect.objectContaining({ code: "REF_UNRESOLVED", pointer }));
   }, LINT_TIMEOUT);
+
+  it("lints a spec with no redocly.yaml beside it with Redocly's recommended rules, naming its files as given", async () => {
+    const dir = join(scratch, "no-config");
+    cpSync(join(repoRoot, "spec"), dir, { recursive: true });
+    rmSync(join(dir, "redocly.yaml"));
+    const spec = relative(repoRoot, join(dir, "openapi.yaml"));
+    const result = await runCliInProcess(["lint", "--spec", spec]);
+    // Not a usage error: the recommended rules run, and find what spec/redocly.yaml turns off
+    // (no-ambiguous-paths on the issue events paths), in the file as it was named.
+    expect([0, 1], result.stderr).toContain(result.code);
+    expect(result.stderr).toBe("");
+    const line = result.stdout.split("\n").find((l) => /^(error|warning) LINT \(no-ambiguous-paths\) /.test(l));
+    expect(line, result.stdout).toBeDefined();
+    expect(line).toContain(` ${spec}#/paths/`);
+  }, LINT_TIMEOUT);
+
+  it("says each option's default once in --help", async () => {
+    const help = (await runCliInProcess(["lint", "--help"])).stdout;
+    const specOption = help.slice(help.indexOf("--spec"), help.indexOf("--config"));
+    expect(specOption.match(/default/g)).toHaveLength(1);
+  });
 
   it.each([
     ["a spec file that does not exist", ["--spec", "nope.yaml"], /no such file/, runCli],

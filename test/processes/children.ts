@@ -4,8 +4,10 @@
  * helper, the CLI run in-process, playwright launching Chromium — is recorded by PID and start
  * time. When a test ends (passed, failed or timed out: vitest runs afterEach hooks in every case)
  * the children it started that still run are stopped, with their descendants; when a test file
- * ends, those its beforeAll hooks started, and any process still carrying this worker's mark in
- * its environment (an orphan whose parent exited without it, reparented away from the tree).
+ * ends, all the others: those its beforeAll hooks started, those started while several tests ran
+ * at once (describe.concurrent: no telling whose they are, and stopping them early would break
+ * the others), and any process still carrying this worker's mark in its environment (an orphan
+ * whose parent exited without it, reparented away from the tree).
  * Stopping is SIGTERM, so a server closes and unlocks its data folder, then SIGKILL for what is
  * still there after a generous wait. The run's closing check is global-check.ts.
  *
@@ -17,7 +19,7 @@ import { appendFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeEach, expect } from "vitest";
+import { afterAll, afterEach, beforeEach } from "vitest";
 import { allPids, commandLine, descendants, environmentValue, isRunning, procInfo } from "./proc.ts";
 import { OWNER_VARIABLE, RUN_DIR_VARIABLE } from "./marks.ts";
 
@@ -25,13 +27,18 @@ interface Tracked {
   pid: number;
   start: string;
   command: string;
-  /** "test": started inside a test (or its beforeEach); "file": in beforeAll or at import. */
-  scope: "test" | "file";
+  /**
+   * The test that started it (inside the test or its beforeEach), stopped when that test ends;
+   * undefined: started in beforeAll, at import, or while several tests ran at once
+   * (describe.concurrent: which one started it cannot be told), stopped when the file ends.
+   */
+  owner: string | undefined;
 }
 
 interface Registry {
   tracked: Tracked[];
-  scope: "test" | "file";
+  /** The tests running now (more than one in a describe.concurrent). */
+  running: Set<string>;
 }
 
 const KEY = Symbol.for("service-contract.test-children");
@@ -44,7 +51,8 @@ function record(child: ChildProcess | undefined, registry: Registry): void {
   if (child?.pid === undefined) return; // spawn failed (ENOENT …): nothing runs
   const info = procInfo(child.pid);
   if (!info) return; // already exited and reaped
-  const entry: Tracked = { pid: child.pid, start: info.start, command: child.spawnargs.join(" "), scope: registry.scope };
+  const owner = registry.running.size === 1 ? [...registry.running][0] : undefined;
+  const entry: Tracked = { pid: child.pid, start: info.start, command: child.spawnargs.join(" "), owner };
   registry.tracked.push(entry);
   const runDir = process.env[RUN_DIR_VARIABLE];
   if (runDir) appendFileSync(join(runDir, `${process.pid}.pids`), `${entry.pid} ${entry.start} ${entry.command.replaceAll("\n", " ")}\n`);
@@ -52,7 +60,7 @@ function record(child: ChildProcess | undefined, registry: Registry): void {
 
 /** Wraps spawn, exec, execFile and fork (and the promisified exec/execFile) once per worker. */
 function install(): Registry {
-  const registry: Registry = { tracked: [], scope: "file" };
+  const registry: Registry = { tracked: [], running: new Set() };
   const cp = childProcess as unknown as Record<string, ((...args: unknown[]) => unknown) & { [promisify.custom]?: (...args: unknown[]) => unknown }>;
   for (const name of ["spawn", "exec", "execFile", "fork"]) {
     const original = cp[name]!;
@@ -126,20 +134,21 @@ function report(when: string, commands: string[]): void {
   process.stderr.write(`[test processes] stopped ${commands.length} process(es) left running ${when}:\n${commands.map((c) => `  ${c}`).join("\n")}\n`);
 }
 
-beforeEach(() => {
-  registry.scope = "test";
+beforeEach(({ task }) => {
+  registry.running.add(task.id);
 });
 
-afterEach(async () => {
-  registry.scope = "file";
-  const mine = registry.tracked.filter((t) => t.scope === "test");
-  registry.tracked = registry.tracked.filter((t) => t.scope !== "test");
-  const name = expect.getState().currentTestName ?? "(unnamed test)";
-  report(`by "${name}"`, await stop(mine));
+afterEach(async ({ task }) => {
+  registry.running.delete(task.id);
+  const mine = registry.tracked.filter((t) => t.owner === task.id);
+  registry.tracked = registry.tracked.filter((t) => t.owner !== task.id);
+  report(`by "${task.name}"`, await stop(mine));
 }, TERM_GRACE_MS + 30_000);
 
-afterAll(async () => {
-  const file = expect.getState().testPath ?? "(this file)";
+// Vitest reads the first parameter as fixtures (it must be a destructuring pattern); the suite is the second.
+// eslint-disable-next-line no-empty-pattern
+afterAll(async ({}, suite) => {
+  const file = suite && "filepath" in suite ? String(suite.filepath) : "this test file";
   const mine = registry.tracked;
   registry.tracked = [];
   const stopped = await stop(mine);
