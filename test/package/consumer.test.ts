@@ -10,7 +10,7 @@
  * One pack and two installs for the whole file (npm's cache, --prefer-offline): about a minute.
  */
 import { execFile, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -18,6 +18,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { ceiling } from "../ceilings.ts";
+import { freePort } from "../../cli/free-port.ts";
 
 const exec = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
@@ -235,6 +236,32 @@ describe("the installed CLI", () => {
       expect(await docs.text()).toContain("swagger-ui");
     } finally {
       child.kill("SIGTERM");
+      await exited;
+    }
+  }, ceiling(90_000));
+
+  it("ships the walk-throughs' examples: the receiver runs compiled from the package and passes the receiver suite; the OAuth client's profile is there", async () => {
+    const pkgDir = join(full, "node_modules/service-contract");
+    expect(existsSync(join(pkgDir, "conformance/examples/oauth-client/profile.yaml"))).toBe(true);
+    expect(existsSync(join(pkgDir, "dist/conformance/examples/oauth-client/client.js"))).toBe(true);
+    const port = await freePort();
+    const receiver = spawn(process.execPath, [join(pkgDir, "dist/conformance/examples/webhook-receiver.js")], {
+      cwd: full,
+      env: { ...npmEnv, PORT: String(port), WEBHOOK_SECRET: "s3cret" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => receiver.on("exit", resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: receiver.stdout }).on("line", (line) => {
+          if (line.startsWith("Receiving webhooks at")) resolve();
+        });
+        void exited.then((code) => reject(new Error(`the example receiver exited (${code}) before it listened`)));
+      });
+      const run = await cli(["conformance", "--receiver", `http://127.0.0.1:${port}/hook`, "--secret", "s3cret", "--reporter", "console"]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+    } finally {
+      receiver.kill("SIGTERM");
       await exited;
     }
   }, ceiling(90_000));
