@@ -1,7 +1,8 @@
 /**
  * The run's process bookkeeping, proved on a vitest of its own over the fixtures in fixture/: with
- * the per-test teardown (children.ts) a child left by a passing test, by a test that timed out and
- * an orphan whose shell exited are all stopped, and the run's closing check finds nothing; with
+ * the teardown (children.ts) a child left by a test that timed out (at once), by a passing test
+ * and an orphan whose shell exited (at the file's end) are all stopped, and the run's closing
+ * check finds nothing; with
  * the closing check alone (global-check.ts), the child left running fails the run and is named.
  */
 import { spawn } from "node:child_process";
@@ -53,7 +54,9 @@ describe("child processes a test starts", () => {
       const pid = fixturePid(name);
       expect(running(pid), `${name} (${pid}) is still running:\n${run.output}`).toBe(false);
     }
-    expect(run.output).toMatch(/stopped 1 process\(es\) left running by "starts a long-running child and leaves it"/);
+    // The timed-out test's child at once; the passing test's at its file's end.
+    expect(run.output).toMatch(/stopped 1 process\(es\) left running by "times out with its child still running", which failed/);
+    expect(run.output).toMatch(/stopped 1 process\(es\) left running by \S*leaves-a-child\.fixture\.ts/);
     expect(run.output).not.toContain("still running after the last test file");
   }, 240_000);
 

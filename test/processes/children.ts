@@ -2,9 +2,10 @@
  * Nothing a test starts outlives it (a vitest setup file, so it runs in every worker before each
  * test file). Every child process made through node:child_process in a test worker — by a test, a
  * helper, the CLI run in-process, playwright launching Chromium — is recorded by PID and start
- * time. When a test ends (passed, failed or timed out: vitest runs afterEach hooks in every case)
- * the children it started that still run are stopped, with their descendants; when a test file
- * ends, all the others: those its beforeAll hooks started, those started while several tests ran
+ * time. When a test fails or times out (vitest runs afterEach hooks in every case) the children it
+ * started that still run are stopped at once, with their descendants; when a test file ends, all
+ * the others: those of passing tests (a test may leave a server to the next one), those its
+ * beforeAll hooks started, those started while several tests ran
  * at once (describe.concurrent: no telling whose they are, and stopping them early would break
  * the others), and any process still carrying this worker's mark in its environment (an orphan
  * whose parent exited without it, reparented away from the tree).
@@ -140,9 +141,16 @@ beforeEach(({ task }) => {
 
 afterEach(async ({ task }) => {
   registry.running.delete(task.id);
+  // A test that failed or timed out never reached its own cleanup: its children go now. A passing
+  // test's may be shared with the tests after it (serve-cli's restart keeps its second server
+  // for the next test), so they are left to the file's end, below.
+  if (task.result?.state !== "fail") {
+    for (const t of registry.tracked) if (t.owner === task.id) t.owner = undefined;
+    return;
+  }
   const mine = registry.tracked.filter((t) => t.owner === task.id);
   registry.tracked = registry.tracked.filter((t) => t.owner !== task.id);
-  report(`by "${task.name}"`, await stop(mine));
+  report(`by "${task.name}", which failed`, await stop(mine));
 }, TERM_GRACE_MS + 30_000);
 
 // Vitest reads the first parameter as fixtures (it must be a destructuring pattern); the suite is the second.
