@@ -1,11 +1,17 @@
 import { defineConfig } from "vitest/config";
 import SlowFirstSequencer from "./test/sequencer.ts";
+import { ceiling } from "./test/ceilings.ts";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Ceilings for a busy machine, not expectations of speed (test/ceilings.ts).
+    testTimeout: ceiling(30_000),
+    hookTimeout: ceiling(60_000),
+    // Nothing a test starts outlives it: each worker stops the child processes a test or a file
+    // left running (by PID, also when it failed or timed out), and the run fails if any remain.
+    setupFiles: ["test/processes/children.ts"],
+    globalSetup: ["test/processes/global-check.ts"],
     // Vitest's default on 2 cores is one worker, which leaves a core idle while a file waits on a
     // child process, a server or a browser (most of the slow files do). Three keep both cores busy.
     maxWorkers: 3,

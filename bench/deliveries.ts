@@ -24,7 +24,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { request } from "undici";
-import { openDatabase, type Database } from "../reference/db/database.ts";
+import { DatabaseUnavailableError, openDatabase, type Database } from "../reference/db/database.ts";
+import { redactUrl } from "../reference/db/postgres.ts";
 import { migrate } from "../reference/db/migrate.ts";
 import { seedDatabase } from "../reference/seed/load.ts";
 import { startDeliveries, type DeliveryEngine } from "../reference/deliveries/engine.ts";
@@ -276,7 +277,31 @@ async function measure(storage: Storage, receiver: Receiver): Promise<Figures> {
   }
 }
 
+/**
+ * The PostgreSQL admin URL, checked before minutes of measuring on PGlite: one that does not
+ * connect is a DatabaseUnavailableError naming the variable (the CLI prints it as one line).
+ */
+async function checkAdminUrl(): Promise<void> {
+  const variable = process.env.BENCH_DATABASE_URL !== undefined ? "BENCH_DATABASE_URL" : "TEST_DATABASE_URL";
+  const admin = process.env[variable];
+  if (!admin) return;
+  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 10_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("select 1");
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    throw new DatabaseUnavailableError(
+      `${variable} does not connect (${redactUrl(admin)}: ${e.message || e.code || String(error)}): give an admin URL of a running PostgreSQL, or unset it to measure PGlite only`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 export async function benchDeliveries(): Promise<void> {
+  await checkAdminUrl();
   const receiver = await startReceiver();
   try {
     const results: [string, Figures][] = [];

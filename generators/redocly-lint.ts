@@ -5,7 +5,7 @@
  * machines this runs on (CI, build pipelines) have no business phoning out.
  */
 import { spawn } from "node:child_process";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Problem } from "./problems.ts";
 import { resolvePeer } from "./package-files.ts";
 
@@ -41,8 +41,8 @@ export async function redoclyLint(specPath: string, configPath: string): Promise
       code: "LINT" as const,
       rule: p.ruleId,
       pointer: loc?.pointer ?? "#",
-      // Redocly reports sources relative to the config file's folder; make them cwd-relative.
-      file: loc ? relative(process.cwd(), join(dirname(configPath), loc.source.ref)) : undefined,
+      // Redocly 2 reports sources relative to the working folder (or absolute), whatever folder the config is in.
+      file: loc ? relative(process.cwd(), resolve(loc.source.ref)) : undefined,
       message: p.message,
       severity: p.severity === "error" ? ("error" as const) : ("warning" as const),
     };

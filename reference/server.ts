@@ -17,6 +17,7 @@ import { serverWithLane } from "./http/lane-server.ts";
 import { ViewerCache } from "./http/viewer-cache.ts";
 import { feedServing } from "./handlers/feeds.ts";
 import { registerDocs } from "./http/docs.ts";
+import { installDocsCors } from "./oauth/docs-cors.ts";
 import { DOCUMENTATION_URL } from "./http/errors.ts";
 import { apiFrameworkErrors, clientErrors, webFrameworkErrors } from "./http/framework-errors.ts";
 import { loadOperationPolicies } from "./http/operation-policy.ts";
@@ -151,11 +152,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const handlers = refuseUnstorableText(apiHandlers(ctx));
   registerRoutes(api, handlers, { host: "api", suppliedHeaders: SUPPLIED_HEADERS, ...common });
   // The rendered reference of the contract, outside the contract itself (no rate limit applies).
-  await registerDocs(api, {});
+  // Its "Try it out" calls the web host too (docsCsp; the web host's CORS, oauth/docs-cors.ts).
+  await registerDocs(api, { authUrl: () => urls.auth });
   if (options.adminToken !== undefined) registerAdmin(api, ctx, { token: options.adminToken, listeners: deliveries ? [deliveries.queue.listener] : [] });
 
   // Parser refusals on the web host too: the error shape and `Connection: close` (http/framework-errors.ts).
   const auth = Fastify({ ...FASTIFY_OPTIONS, ...trusted, frameworkErrors: webFrameworkErrors, clientErrorHandler: clientErrors() });
+  // The API reference's origins, known once the API host listens: the public URL and the listening one.
+  let apiListening = "";
+  installDocsCors(auth, () => [urls.api, apiListening].filter(Boolean).map((u) => new URL(u).origin));
   await registerOAuthPages(auth, ctx);
   registerRoutes(auth, oauthHandlers(ctx), { host: "auth", invalidRequest: oauthInvalidRequest(ctx), ...common });
 
@@ -171,6 +176,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const listening: Urls = { api: address(api), auth: address(auth) };
+  apiListening = listening.api;
   urls.api = publicApi ?? listening.api;
   urls.auth = publicAuth ?? listening.auth;
   // A second process on this data folder is told where this server is (data-lock.ts).

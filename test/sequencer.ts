@@ -13,6 +13,7 @@ export const SLOW_FIRST = [
   "test/reference/deliveries-crash.test.ts",
   "test/conformance/consumers/oauth-client.test.ts",
   "test/cli/readme-examples.test.ts",
+  "test/cli/launcher-signals.test.ts",
   "test/reference/serve-cli.test.ts",
   "test/reference/instances-behind-proxy.test.ts",
   "test/cli/bad-input.test.ts",

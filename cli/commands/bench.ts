@@ -63,6 +63,8 @@ export const benchCommand: CommandFactory = (setExit) =>
         await runSections(sections);
       } catch (error) {
         if (isMissingDevDependency(error)) throw new UsageError(`the benchmarks need the development dependencies (run npm ci in a clone of service-contract): ${(error as Error).message}`);
+        // A database URL that does not connect (bench deliveries on PostgreSQL): one line, no stack.
+        if ((error as Error).name === "DatabaseUnavailableError") throw new UsageError((error as Error).message);
         throw error;
       }
       setExit(EXIT_OK);

@@ -12,6 +12,7 @@ import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_DECISIONS_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { resolvePeer } from "../../generators/package-files.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
+import { firstMissing, removeMade } from "../made-folders.ts";
 
 interface ConformanceOptions {
   baseUrl?: string;
@@ -155,52 +156,70 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       }
 
       const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
-      // The report folder must be writable before the run, not after it.
+      // The report folder must be writable before the run, not after it. If this run makes it and
+      // then fails or is interrupted (Ctrl-C, SIGTERM) before the reports are in it, it goes again.
+      const made = firstMissing(opts.out);
+      const onSignal = (signal: NodeJS.Signals): void => {
+        removeMade(made);
+        // The exit status a shell expects of a command ended by the signal (128 + its number).
+        process.exit(signal === "SIGINT" ? 130 : 143);
+      };
       try {
         prepareReportDir(reporters, opts.out);
       } catch (error) {
+        removeMade(made);
         throw new UsageError(`cannot write the reports to ${opts.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      try {
+        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
-      let summary;
-      if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
-      else if (opts.reference) {
-        const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
-        if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
-        const { runReference } = await import("../../conformance/reference-profile.ts");
-        process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
-        summary = await runReference({ ...suite, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
-      } else {
-        const baseUrl = httpUrl("--base-url", opts.baseUrl);
-        const authUrl = httpUrl("--auth-url", opts.authUrl);
-        // A profile file is checked before the target is contacted; the demo profile is made there.
-        const file = opts.profile !== undefined && opts.profile !== "demo" ? await targetProfile(opts, baseUrl) : undefined;
-        // The browser driver's playwright-core is an optional peer: say so before anything is contacted.
-        if (file?.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
-        const { checkReachable } = await import("../../conformance/run/preflight.ts");
-        const unreachable = await checkReachable([baseUrl, authUrl]);
-        if (unreachable.length > 0) {
-          const where = unreachable.map((u) => `${u.url} (${u.reason})`).join("; ");
-          throw new UsageError(opts.profile === undefined ? `--profile is required (or use --reference), and the target does not answer: ${where}` : `the target does not answer: ${where}`);
+        let summary;
+        if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
+        else if (opts.reference) {
+          const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
+          if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
+          const { runReference } = await import("../../conformance/reference-profile.ts");
+          process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
+          summary = await runReference({ ...suite, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
+        } else {
+          const baseUrl = httpUrl("--base-url", opts.baseUrl);
+          const authUrl = httpUrl("--auth-url", opts.authUrl);
+          // A profile file is checked before the target is contacted; the demo profile is made there.
+          const file = opts.profile !== undefined && opts.profile !== "demo" ? await targetProfile(opts, baseUrl) : undefined;
+          // The browser driver's playwright-core is an optional peer: say so before anything is contacted.
+          if (file?.authorize?.driver === "browser") resolvePeer("playwright-core", "the browser authorize driver (profile authorize.driver: browser)");
+          const { checkReachable } = await import("../../conformance/run/preflight.ts");
+          const unreachable = await checkReachable([baseUrl, authUrl]);
+          if (unreachable.length > 0) {
+            const where = unreachable.map((u) => `${u.url} (${u.reason})`).join("; ");
+            throw new UsageError(opts.profile === undefined ? `--profile is required (or use --reference), and the target does not answer: ${where}` : `the target does not answer: ${where}`);
+          }
+          const profile = file ?? (await targetProfile(opts, baseUrl));
+          const [{ runSuite }, { ALL_CASES }, { selectCases }, { rateBudgetProblem, requestsNeeded }] = await Promise.all([
+            import("../../conformance/run/runner.ts"),
+            import("../../conformance/cases/index.ts"),
+            import("../../conformance/run/select.ts"),
+            import("../../conformance/run/rate-budget.ts"),
+          ]);
+          // A spent rate limit would fail cases one by one: say so once, before the first.
+          const budget = await rateBudgetProblem({ baseUrl, token: profile.users[0]?.token, need: requestsNeeded(selectCases(ALL_CASES, opts.only, opts.skip).selected, ALL_CASES) });
+          if (budget) throw new UsageError(budget);
+          summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
         }
-        const profile = file ?? (await targetProfile(opts, baseUrl));
-        const [{ runSuite }, { ALL_CASES }, { selectCases }, { rateBudgetProblem, requestsNeeded }] = await Promise.all([
-          import("../../conformance/run/runner.ts"),
-          import("../../conformance/cases/index.ts"),
-          import("../../conformance/run/select.ts"),
-          import("../../conformance/run/rate-budget.ts"),
-        ]);
-        // A spent rate limit would fail cases one by one: say so once, before the first.
-        const budget = await rateBudgetProblem({ baseUrl, token: profile.users[0]?.token, need: requestsNeeded(selectCases(ALL_CASES, opts.only, opts.skip).selected, ALL_CASES) });
-        if (budget) throw new UsageError(budget);
-        summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
-      }
 
-      if (consoleReporter) consoleReporter.report(summary);
-      else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
-      for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
-      const { failedLevel } = await import("../../conformance/run/rule-results.ts");
-      const level = failedLevel(summary);
-      setExit(level === "seed" ? EXIT_CHECK_FAILED : level === "contract" ? EXIT_DECISIONS_FAILED : EXIT_OK);
+        if (consoleReporter) consoleReporter.report(summary);
+        else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
+        for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
+        const { failedLevel } = await import("../../conformance/run/rule-results.ts");
+        const level = failedLevel(summary);
+        setExit(level === "seed" ? EXIT_CHECK_FAILED : level === "contract" ? EXIT_DECISIONS_FAILED : EXIT_OK);
+      } catch (error) {
+        removeMade(made);
+        throw error;
+      } finally {
+        process.removeListener("SIGINT", onSignal);
+        process.removeListener("SIGTERM", onSignal);
+      }
     });

@@ -13,6 +13,7 @@ import { diffOutput, hasDrift, isWithin, writeOutput } from "../../generators/ou
 import { formatProblem, SpecError } from "../../generators/problems.ts";
 import { missingNeeds, scopeOf, TARGET_NAMES } from "../../generators/targets/registry.ts";
 import { DEFAULT_SPEC } from "../options.ts";
+import { firstMissing, removeMade } from "../made-folders.ts";
 
 /**
  * The output folder is emptied before writing, so refuse the folders where that would destroy
@@ -53,7 +54,7 @@ interface GenerateCliOptions {
 export const generateCommand: CommandFactory = (setExit) =>
   new Command("generate")
     .description("Generate types, validators, client and server stubs from the spec.")
-    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
+    .option("--spec <file>", "the OpenAPI document", DEFAULT_SPEC)
     .option("--out <dir>", "output folder (emptied before writing; with --targets, only those targets' files)", "generated")
     .option("--targets <list>", `comma-separated subset of ${TARGET_NAMES.join(",")}`, TARGET_NAMES.join(","))
     .option("--check", "write nothing; exit 1 if the output folder differs from what would be generated")
@@ -77,45 +78,57 @@ export const generateCommand: CommandFactory = (setExit) =>
         throw new UsageError(`--targets ${targets.join(",")} imports from ${missing.join(" and ")}, which ${opts.out}/ does not have: add ${missing.join(",")} to --targets`);
       }
 
-      if (!opts.check) prepareOutFolder(opts.out);
-
-      let files;
+      // A failed generate leaves nothing behind: the folders it made for --out go again.
+      const made = opts.check ? undefined : firstMissing(opts.out);
       try {
-        // Loaded here: the generators (swagger-parser, the targets) are the heaviest part of the CLI.
-        const { generate } = await import("../../generators/generate.ts");
-        files = await generate({ spec: opts.spec, targets, out: opts.out });
+        await generateInto(opts, targets, setExit);
       } catch (error) {
-        if (error instanceof SpecError) throw new UsageError(`the spec has errors:\n${error.problems.map(formatProblem).join("\n")}`);
+        removeMade(made);
         throw error;
       }
-
-      if (!opts.check) {
-        try {
-          writeOutput(opts.out, files, scopeOf(targets));
-        } catch (error) {
-          // ENOTDIR, EACCES, EROFS, ENOENT under /proc: the folder's fault, said in one line.
-          if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
-          throw new UsageError(`cannot write --out ${opts.out}: ${(error as Error).message}`);
-        }
-        process.stdout.write(`wrote ${files.length} files to ${opts.out}/\n`);
-        setExit(EXIT_OK);
-        return;
-      }
-      const drift = diffOutput(opts.out, files, scopeOf(targets));
-      if (!hasDrift(drift)) {
-        process.stdout.write(`${opts.out}/ is up to date (${files.length} files)\n`);
-        setExit(EXIT_OK);
-        return;
-      }
-      const lines = [
-        ...drift.added.map((f) => `  new:     ${opts.out}/${f}`),
-        ...drift.changed.map((f) => `  changed: ${opts.out}/${f}`),
-        ...drift.deleted.map((f) => `  deleted: ${opts.out}/${f}`),
-      ];
-      const state = existsSync(opts.out) ? "is out of date" : "does not exist";
-      process.stdout.write(
-        `${opts.out}/ ${state}: ${drift.added.length} new, ${drift.changed.length} changed, ${drift.deleted.length} deleted\n` +
-          `${lines.join("\n")}\nrun: service-contract generate\n`,
-      );
-      setExit(EXIT_CHECK_FAILED);
     });
+
+/** The generation itself, into --out (or compared with it, --check). */
+async function generateInto(opts: GenerateCliOptions, targets: string[], setExit: (code: number) => void): Promise<void> {
+  if (!opts.check) prepareOutFolder(opts.out);
+
+  let files;
+  try {
+    // Loaded here: the generators (swagger-parser, the targets) are the heaviest part of the CLI.
+    const { generate } = await import("../../generators/generate.ts");
+    files = await generate({ spec: opts.spec, targets, out: opts.out });
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError(`the spec has errors:\n${error.problems.map(formatProblem).join("\n")}`);
+    throw error;
+  }
+
+  if (!opts.check) {
+    try {
+      writeOutput(opts.out, files, scopeOf(targets));
+    } catch (error) {
+      // ENOTDIR, EACCES, EROFS, ENOENT under /proc: the folder's fault, said in one line.
+      if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+      throw new UsageError(`cannot write --out ${opts.out}: ${(error as Error).message}`);
+    }
+    process.stdout.write(`wrote ${files.length} files to ${opts.out}/\n`);
+    setExit(EXIT_OK);
+    return;
+  }
+  const drift = diffOutput(opts.out, files, scopeOf(targets));
+  if (!hasDrift(drift)) {
+    process.stdout.write(`${opts.out}/ is up to date (${files.length} files)\n`);
+    setExit(EXIT_OK);
+    return;
+  }
+  const lines = [
+    ...drift.added.map((f) => `  new:     ${opts.out}/${f}`),
+    ...drift.changed.map((f) => `  changed: ${opts.out}/${f}`),
+    ...drift.deleted.map((f) => `  deleted: ${opts.out}/${f}`),
+  ];
+  const state = existsSync(opts.out) ? "is out of date" : "does not exist";
+  process.stdout.write(
+    `${opts.out}/ ${state}: ${drift.added.length} new, ${drift.changed.length} changed, ${drift.deleted.length} deleted\n` +
+      `${lines.join("\n")}\nrun: service-contract generate\n`,
+  );
+  setExit(EXIT_CHECK_FAILED);
+}

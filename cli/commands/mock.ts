@@ -24,6 +24,7 @@ import { resolvePeer } from "../../generators/package-files.ts";
 import { parsePrismLine, type Violation } from "../prism-log.ts";
 import { startFront } from "../prism-front.ts";
 import { examplesAsWireText } from "../wire-examples.ts";
+import { watchLauncher } from "../launcher.ts";
 
 /** Prism's launcher in node_modules/.bin; MissingPeerError when @stoplight/prism-cli (an optional peer) is not installed. */
 function prismBin(): string {
@@ -81,7 +82,7 @@ function parseUpstream(value: string): string {
 export const mockCommand: CommandFactory = (setExit) =>
   new Command("mock")
     .description("Serve the spec with Prism's mock server, or run Prism's validation proxy with --proxy.")
-    .option("--spec <file>", "the OpenAPI document (default: this package's contract)", DEFAULT_SPEC)
+    .option("--spec <file>", "the OpenAPI document", DEFAULT_SPEC)
     .option("--port <n>", "port to listen on (0 picks a free one)", "4010")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--proxy <url>", "validate traffic to this implementation instead of mocking")
@@ -165,8 +166,11 @@ export const mockCommand: CommandFactory = (setExit) =>
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
+      // Launched through npm (npx): npm's SIGTERM reaches only the shell between us (cli/launcher.ts).
+      const cancelWatch = watchLauncher(stop);
 
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      cancelWatch();
       process.removeListener("SIGINT", stop);
       process.removeListener("SIGTERM", stop);
       if (front) {

@@ -1,8 +1,8 @@
 /**
  * `service-contract serve`: the reference server on its embedded database (PGlite in
  * --data-dir) or on PostgreSQL (--database-url / DATABASE_URL). Prints one JSON line with both
- * URLs when ready — scripts wait for it — then a short guide on stderr; SIGINT/SIGTERM close the
- * listeners and the database cleanly.
+ * URLs when ready — scripts wait for it — then a short guide on stderr; SIGINT/SIGTERM (or, when
+ * npm launched it, npm going away: cli/launcher.ts) close the listeners and the database cleanly.
  */
 import { randomBytes } from "node:crypto";
 import { Command } from "commander";
@@ -10,6 +10,8 @@ import type { CommandFactory } from "../main.ts";
 import { EXIT_OK, UsageError } from "../exit-codes.ts";
 import { databaseUrlOption, flagOrEnv, parsePort } from "../options.ts";
 import { checkCanListen } from "../free-port.ts";
+import { watchLauncher } from "../launcher.ts";
+import { firstMissing, removeMade } from "../made-folders.ts";
 
 export const PUBLIC_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_URL";
 export const PUBLIC_AUTH_URL_VARIABLE = "SERVICE_CONTRACT_PUBLIC_AUTH_URL";
@@ -123,6 +125,8 @@ export const serveCommand: CommandFactory = (setExit) =>
       const { DEFAULT_EGRESS, EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
       const hookEgress = flagOrEnv("--hook-egress", opts.hookEgress, EGRESS_ENV, (_source, value) => parseEgressPolicy(value), Error) ?? DEFAULT_EGRESS;
       const rateLimits = flagOrEnv("--rate-limit", opts.rateLimit, "SERVICE_CONTRACT_RATE_LIMIT", parseRateLimit, RateLimitError);
+      // A data folder this start makes is removed again if the start fails: a failed command leaves nothing behind.
+      const madeDataDir = databaseUrl ? undefined : firstMissing(opts.dataDir);
       let server;
       try {
         server = await startServer({
@@ -143,6 +147,7 @@ export const serveCommand: CommandFactory = (setExit) =>
           ...(rateLimits ? { rateLimits } : {}),
         });
       } catch (error) {
+        removeMade(madeDataDir);
         const usage = databaseUsageError(error, "serve");
         if (usage) throw usage;
         const code = (error as NodeJS.ErrnoException).code;
@@ -155,10 +160,13 @@ export const serveCommand: CommandFactory = (setExit) =>
       }
       // The handlers go in before the ready line: a supervisor may send SIGTERM the moment it reads
       // it, and a signal with no handler yet kills the process without closing the database.
+      // Also when launched through npm and npm is gone (cli/launcher.ts): npm's SIGTERM stops here.
+      let cancelWatch = (): void => {};
       const stopped = new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
+        cancelWatch = watchLauncher(stop);
       });
       const ready = { api: server.urls.api, auth: server.urls.auth };
       const behindProxy = advertised.api !== undefined || advertised.auth !== undefined;
@@ -168,6 +176,7 @@ export const serveCommand: CommandFactory = (setExit) =>
         process.stderr.write(`Admin token (for simulate --url ${server.urls.api} --admin-token …): ${adminToken}\n`);
       }
       await stopped;
+      cancelWatch();
       await server.close();
       setExit(EXIT_OK);
     });

@@ -62,9 +62,16 @@ async function listEvents(write: (text: string) => void): Promise<void> {
 
 /** The payload's JSON text: the file's bytes as given, or the contract's example. */
 async function payloadFor(event: string, opts: SendOptions): Promise<{ json: string; from: string }> {
-  const { exampleFor, isWebhookEvent, WEBHOOK_EVENTS } = await import("../../conformance/consumers/webhook-examples.ts");
+  const { actionsOf, exampleFor, isWebhookEvent, WEBHOOK_EVENTS } = await import("../../conformance/consumers/webhook-examples.ts");
   if (!isWebhookEvent(event) && (opts.validate || !opts.payload)) {
     throw new UsageError(`unknown event ${JSON.stringify(event)}; the contract's events: ${WEBHOOK_EVENTS.join(", ")} (--list shows their actions; --payload FILE --no-validate sends any event)`);
+  }
+  // An action the contract does not have is named as such, with the ones it has, rather than
+  // surfacing as a schema error on /action once the example has been rewritten with it.
+  if (opts.action !== undefined && !opts.payload && opts.validate && isWebhookEvent(event)) {
+    const actions = actionsOf(event);
+    if (actions.length === 0) throw new UsageError(`${event} payloads have no action, got --action ${opts.action} (--no-validate sends it anyway)`);
+    if (!actions.includes(opts.action)) throw new UsageError(`unknown action ${JSON.stringify(opts.action)} for ${event}; its actions: ${actions.join(", ")} (--no-validate sends it anyway)`);
   }
   let json: string;
   let from: string;

@@ -25,18 +25,32 @@ export interface DocsOptions {
   specPath?: string;
   /** Where the reference is mounted; default "/docs". */
   prefix?: string;
+  /**
+   * The web host's origin as browsers reach it (the OAuth pages and the token exchange), read on
+   * each request since it is known only once the server listens. With it, "Try it out" on the
+   * web host's operations calls that host: the contract's `{auth_url}` defaults to it and the
+   * page's CSP lets the page connect there (the web host answers the CORS preflight,
+   * reference/oauth/cors.ts). Without it, the page reaches only its own origin.
+   */
+  authUrl?: () => string | undefined;
 }
 
 const DEFAULT_SPEC = PACKAGE_SPEC;
 
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "img-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** The page's policy: only this origin, and the web host's when it is given (for "Try it out"). */
+export function docsCsp(authUrl?: string): string {
+  return [
+    "default-src 'self'",
+    ...(authUrl ? [`connect-src 'self' ${new URL(authUrl).origin}`] : []),
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export const DOCS_CSP = docsCsp();
 
 // Versioned asset URLs may be cached for good; the page, start-up script and contract change
 // with this server, so clients revalidate them (cheaply, by ETag).
@@ -66,9 +80,9 @@ function notModified(request: FastifyRequest, etag: string): boolean {
   });
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, r: Resource): void {
+function send(request: FastifyRequest, reply: FastifyReply, r: Resource, csp: string): void {
   reply
-    .header("Content-Security-Policy", DOCS_CSP)
+    .header("Content-Security-Policy", csp)
     .header("X-Content-Type-Options", "nosniff")
     .header("Referrer-Policy", "no-referrer")
     .header("Cache-Control", r.cacheControl)
@@ -98,18 +112,34 @@ function swaggerUiDist(): { dir: string; version: string } {
 // most runs never open. It is our own packaged contract, which `lint` and the tests check.
 const contracts = new Map<string, Promise<Resource>>();
 
-function contractResource(specPath: string): Promise<Resource> {
-  let pending = contracts.get(specPath);
+type Servers = { url: string; variables?: Record<string, { default: string }> }[];
+
+/** The web host's operations (servers with an `{auth_url}` variable) default to where this server's web host is. */
+function pointAtWebHost(doc: { paths?: Record<string, Record<string, unknown>> }, authUrl: string): void {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const holder of [item, ...Object.values(item)]) {
+      const servers = (holder as { servers?: Servers } | null)?.servers;
+      if (!Array.isArray(servers)) continue;
+      for (const server of servers) if (server.variables?.auth_url) server.variables.auth_url.default = authUrl;
+    }
+  }
+}
+
+function contractResource(specPath: string, authUrl: string | undefined): Promise<Resource> {
+  const key = `${specPath}\n${authUrl ?? ""}`;
+  let pending = contracts.get(key);
   if (!pending) {
     // Imported here, not above: a server nobody asks for the contract never loads the bundler.
     pending = import("../../generators/portable-bundle.ts").then(async ({ loadPortableDocument }) => {
-      const doc = await loadPortableDocument(specPath);
+      // A copy: the loaded document may be shared, and the servers are rewritten below.
+      const doc = structuredClone(await loadPortableDocument(specPath));
+      if (authUrl) pointAtWebHost(doc as { paths?: Record<string, Record<string, unknown>> }, authUrl);
       const servers = [{ url: "/", description: "This server (the host serving this reference)" }, ...(doc.servers ?? [])];
       return resource(JSON.stringify({ ...doc, servers }), "application/json; charset=utf-8", REVALIDATE);
     });
     // A failure is not kept: the next request tries again.
-    pending.catch(() => contracts.delete(specPath));
-    contracts.set(specPath, pending);
+    pending.catch(() => contracts.delete(key));
+    contracts.set(key, pending);
   }
   return pending;
 }
@@ -133,9 +163,10 @@ export async function registerDocs(app: FastifyInstance, options: DocsOptions = 
   const page = resource(indexHtml(urls), "text/html; charset=utf-8", REVALIDATE);
   const init = resource(initScript(urls), "text/javascript; charset=utf-8", REVALIDATE);
 
+  const authUrl = (): string | undefined => options.authUrl?.() || undefined;
   const serve = (path: string, r: Resource) => {
     app.get(path, (request, reply) => {
-      send(request, reply, r);
+      send(request, reply, r, docsCsp(authUrl()));
     });
   };
   serve(prefix, page);
@@ -145,7 +176,8 @@ export async function registerDocs(app: FastifyInstance, options: DocsOptions = 
   if (!(config.routerOptions?.ignoreTrailingSlash || config.ignoreTrailingSlash)) serve(`${prefix}/`, page);
   serve(urls.init, init);
   app.get(urls.spec, async (request, reply) => {
-    send(request, reply, await contractResource(specPath));
+    const auth = authUrl();
+    send(request, reply, await contractResource(specPath, auth), docsCsp(auth));
     return reply;
   });
   if (specPath === DEFAULT_SPEC) {
@@ -156,7 +188,7 @@ export async function registerDocs(app: FastifyInstance, options: DocsOptions = 
       let cached: Resource | undefined;
       app.get(`${prefix}/bundle/${file}`, (request, reply) => {
         cached ??= resource(readFileSync(join(BUNDLE_DIR, file)), type, REVALIDATE);
-        send(request, reply, cached);
+        send(request, reply, cached, docsCsp(authUrl()));
       });
     }
   }

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAjv } from "../../generators/ajv.ts";
-import type { ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { parse } from "yaml";
 import type { Database, Queryable } from "../db/database.ts";
 import { ensureSecretKey } from "../hooks/secret-box.ts";
@@ -62,11 +62,45 @@ export function readFixture(choice: SeedChoice): Fixture {
     throw new FixtureError(`cannot read seed fixture ${file}: ${(error as Error).message}`);
   }
   const validate = fixtureValidator();
-  if (!validate(data)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
-    throw new FixtureError(`seed fixture ${file} is not valid: ${problems}`);
-  }
+  if (!validate(data)) throw new FixtureError(`seed fixture ${file} is not valid: ${describeProblems(validate.errors ?? [])} (the format: reference/seed/README.md)`);
   return data as Fixture;
+}
+
+/** The schema node an Ajv schemaPath ("#/$defs/user/additionalProperties") points into, minus its last step. */
+function schemaParent(schemaPath: string): Record<string, unknown> | undefined {
+  let node: unknown = SCHEMA;
+  for (const step of schemaPath.replace(/^#\//, "").split("/").slice(0, -1)) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[step.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  return node !== null && typeof node === "object" ? (node as Record<string, unknown>) : undefined;
+}
+
+/**
+ * Ajv's errors as one line: the keys a place may not have are gathered into one problem that
+ * names them and the keys it may have ("/ has unknown keys name, version; allowed: users, …"),
+ * and repeated messages are said once, the first few only.
+ */
+function describeProblems(errors: readonly ErrorObject[]): string {
+  const unknownKeys = new Map<string, { keys: string[]; allowed: string[] }>();
+  const others: string[] = [];
+  for (const e of errors) {
+    const at = e.instancePath || "/";
+    if (e.keyword === "additionalProperties") {
+      const entry = unknownKeys.get(at) ?? { keys: [], allowed: Object.keys((schemaParent(e.schemaPath)?.properties as object | undefined) ?? {}) };
+      entry.keys.push(String((e.params as { additionalProperty: string }).additionalProperty));
+      unknownKeys.set(at, entry);
+    } else {
+      const line = `${at} ${e.message}`;
+      if (!others.includes(line)) others.push(line);
+    }
+  }
+  const problems = [
+    ...[...unknownKeys].map(([at, { keys, allowed }]) => `${at} has unknown key${keys.length > 1 ? "s" : ""} ${keys.join(", ")}${allowed.length ? `; allowed: ${allowed.join(", ")}` : ""}`),
+    ...others,
+  ];
+  const shown = problems.slice(0, 5);
+  return shown.join("; ") + (problems.length > shown.length ? `; and ${problems.length - shown.length} more` : "");
 }
 
 async function load(tx: Queryable, fixture: Fixture): Promise<void> {

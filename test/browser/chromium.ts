@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { chromium, type Browser } from "playwright-core";
+import { ceiling } from "../ceilings.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -27,8 +28,27 @@ const ARGS = [
   "--disable-dev-shm-usage", // /dev/shm is 64 MB in Docker, too small for a renderer
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, timeout: 30_000 });
+/**
+ * Playwright gives each action and navigation 30 s by default: a limit a busy machine reaches
+ * (test/ceilings.ts). Every context and page this browser makes gets a ceiling instead.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, timeout: ceiling(30_000) });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(ceiling(30_000));
+    context.setDefaultNavigationTimeout(ceiling(30_000));
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    page.setDefaultTimeout(ceiling(30_000));
+    page.setDefaultNavigationTimeout(ceiling(30_000));
+    return page;
+  };
+  return browser;
 }
 
 export type Availability = { available: true; version: string } | { available: false; reason: string };
@@ -37,7 +57,7 @@ let cached: Promise<Availability> | undefined;
 
 /** Whether Chromium exists and starts (`--version`); checked once per process. */
 export function chromiumAvailable(): Promise<Availability> {
-  cached ??= promisify(execFile)(CHROMIUM_PATH, ["--version"], { timeout: 15_000 }).then(
+  cached ??= promisify(execFile)(CHROMIUM_PATH, ["--version"], { timeout: ceiling(15_000) }).then(
     ({ stdout }): Availability => ({ available: true, version: stdout.trim() }),
     (error: NodeJS.ErrnoException): Availability => ({
       available: false,

@@ -13,6 +13,7 @@ import { runReference } from "../../conformance/reference-profile.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
 import { AUTHORIZE_CASES } from "../conformance/reference-cases.ts";
 import { CHROMIUM_PATH, chromiumSkip } from "./chromium.ts";
+import { ceiling } from "../ceilings.ts";
 
 const browserDriver = (p: Profile): Profile => ({ ...p, authorize: { driver: "browser", executablePath: CHROMIUM_PATH } });
 
@@ -25,7 +26,7 @@ describe("conformance authorize: browser driver", () => {
       ["REF-AUTHORIZE-001", "passed", undefined, undefined],
       ["REF-AUTHORIZE-002", "passed", undefined, undefined],
     ]);
-  }, 90_000);
+  }, ceiling(90_000));
 
   it("the example profile's selectors (conformance/profiles/example.yaml) work on the reference's pages", async (ctx) => {
     const skip = await chromiumSkip();
@@ -36,7 +37,7 @@ describe("conformance authorize: browser driver", () => {
       ["REF-AUTHORIZE-001", "passed", undefined],
       ["REF-AUTHORIZE-002", "passed", undefined],
     ]);
-  }, 90_000);
+  }, ceiling(90_000));
 
   it("a wrong password fails the case with what the page showed", async (ctx) => {
     const skip = await chromiumSkip();
@@ -49,5 +50,5 @@ describe("conformance authorize: browser driver", () => {
     expect(r!.status).toBe("failed");
     expect(r!.failure!.message).toBe("signing in as octocat did not get past the login form (check users[0].password and authorize.login)");
     expect(String(r!.failure!.actual)).toMatch(/"Sign in"/);
-  }, 90_000);
+  }, ceiling(90_000));
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerDocs } from "../../reference/http/docs.ts";
 import { PAGE_TITLE } from "../../reference/http/docs-page.ts";
 import { chromiumSkip, launchChromium, saveArtifact } from "./chromium.ts";
+import { ceiling } from "../ceilings.ts";
 
 type Operation = { summary?: string; tags?: string[] };
 type Contract = {
@@ -126,7 +127,7 @@ describe("API reference in Chromium", () => {
     if (skipReason === undefined) browser = await launchChromium();
     // Reporters other than verbose drop the skip note; say it where everyone sees it.
     else console.warn(`Skipping browser tests: ${skipReason}`);
-  }, 60_000);
+  }, ceiling(60_000));
 
   afterAll(async () => {
     await context?.close();
@@ -164,7 +165,7 @@ describe("API reference in Chromium", () => {
     await page.goto(`${origin}/docs`);
     expect(await page.title()).toBe(PAGE_TITLE);
     for (const summary of summaries) {
-      await page.locator(".opblock-summary-description", { hasText: summary }).first().waitFor({ state: "visible", timeout: 20_000 });
+      await page.locator(".opblock-summary-description", { hasText: summary }).first().waitFor({ state: "visible", timeout: ceiling(20_000) });
     }
     // The contract's long introduction fills the first screen; show the servers and operations.
     await page.locator(".scheme-container").evaluate((el) => el.scrollIntoView());
@@ -184,5 +185,5 @@ describe("API reference in Chromium", () => {
     expect(requests).toContain(`${origin}/docs/openapi.json`);
     // The test server has no /events route; Chromium logs that 404 as a console error.
     expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
-  }, 60_000);
+  }, ceiling(60_000));
 });

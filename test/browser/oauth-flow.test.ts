@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceClient } from "../../generated/client/index.ts";
 import { DEMO, useServer } from "../reference/harness.ts";
 import { chromiumSkip, launchChromium, saveArtifact } from "./chromium.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer();
 const CALLBACK = DEMO.app.callback;
@@ -65,7 +66,7 @@ describe("OAuth web flow in Chromium", () => {
     page.on("console", (msg) => {
       if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
     });
-  }, 60_000);
+  }, ceiling(60_000));
 
   afterAll(async () => {
     await context?.close();
@@ -123,7 +124,7 @@ describe("OAuth web flow in Chromium", () => {
     // Without the stand-in application, Chromium logs the refused connection to the callback.
     expect(problems.filter((p) => application || !p.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
     expect(foreign).toEqual([]);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("revokes the grant from the review page; the token stops working at once", async (ctx) => {
     if (!browser || !token) return ctx.skip(skipReason ?? "the flow test did not produce a token");
@@ -138,5 +139,5 @@ describe("OAuth web flow in Chromium", () => {
     expect(res.status).toBe(401);
     expect(problems).toEqual([]);
     expect(foreign).toEqual([]);
-  }, 60_000);
+  }, ceiling(60_000));
 });

@@ -10,14 +10,19 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.ts";
+import { cliBin, repoRoot, runCli } from "./run-cli.ts";
 import { startServe, type ServeChild } from "../reference/serve-child.ts";
 import { LOCK_FILE } from "../../reference/db/data-lock.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "cli-bad-input-"));
 const aFile = join(scratch, "a-file");
 writeFileSync(aFile, "not a folder\n");
 const adminUrl = process.env.TEST_DATABASE_URL;
+/** An address no machine has (TEST-NET-1, RFC 5737): listening on it fails with EADDRNOTAVAIL. */
+const NOT_HERE = "192.0.2.1";
+const badFixture = join(scratch, "bad-fixture.yaml");
+writeFileSync(badFixture, "users:\n  - login: someone\n    password: someone-password\n    bogus: 1\n");
 
 /** A port something already listens on. */
 let busy: Server;
@@ -43,7 +48,7 @@ async function expectOneLine(args: string[], message: RegExp): Promise<string> {
 }
 
 /** Each case is one CLI start (about 2 s alone); on a loaded 2-core machine five at once take far longer. */
-const TIMEOUT = 120_000;
+const TIMEOUT = ceiling(120_000);
 
 const SERVE = ["serve", "--port", "0", "--auth-port", "0", "--quiet"];
 const badPassword = adminUrl ? Object.assign(new URL(adminUrl), { password: "not-the-password" }).href : undefined;
@@ -55,7 +60,10 @@ const CASES: [string, () => string[], RegExp][] = [
   ["serve: --data-dir under a file (ENOTDIR)", () => [...SERVE, "--data-dir", join(aFile, "db")], /cannot use data folder .*a-file\/db: ENOTDIR/],
   ["serve: --data-dir under /proc (used to spin at 100% CPU)", () => [...SERVE, "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/],
   ["serve: --seed with a typo", () => [...SERVE, "--seed", "demoo", "--data-dir", join(scratch, "seed-typo")], /--seed demoo: no such file; give demo, none or a fixture file/],
-  ["serve: a port in use", () => [...SERVE, "--port", String(busyPort), "--seed", "none", "--data-dir", join(scratch, "port-in-use")], /cannot listen: --port \d+ on 127\.0\.0\.1: EADDRINUSE/],
+  ["serve: a port in use", () => [...SERVE, "--port", String(busyPort), "--seed", "none", "--data-dir", join(scratch, "port-in-use")], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/],
+  ["serve: a --host that is not this machine's", () => [...SERVE, "--host", NOT_HERE, "--data-dir", join(scratch, "not-here")], /cannot listen on 192\.0\.2\.1 port 0 \(--port\): EADDRNOTAVAIL: 192\.0\.2\.1 is not an address of this machine; --host takes one of its addresses/],
+  ["serve: --seed a JSON file that is no fixture", () => [...SERVE, "--seed", "package.json", "--data-dir", join(scratch, "seed-package-json")], /seed fixture package\.json is not valid: \/ has unknown keys name, version, .*; allowed: users, organizations, follows, repositories, issues, applications \(the format: reference\/seed\/README\.md\)$/],
+  ["serve: a fixture with an unknown key on a user", () => [...SERVE, "--seed", badFixture, "--data-dir", join(scratch, "seed-bad-user")], /\/users\/0 has unknown key bogus; allowed: login, name, email, password, site_admin, two_factor/],
   ["serve: a port out of range", () => ["serve", "--port", "70000"], /--port must be 0\.\.65535/],
   ["simulate: --data-dir under a file", () => ["simulate", "push", "--data-dir", join(aFile, "db")], /cannot use data folder .*: ENOTDIR/],
   ["simulate: --data-dir under /proc", () => ["simulate", "push", "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/],
@@ -66,14 +74,16 @@ const CASES: [string, () => string[], RegExp][] = [
   ["generate: --out under /proc (used to spin at 100% CPU)", () => ["generate", "--targets", "types", "--out", "/proc/service-contract-test"], /cannot write --out \/proc\/service-contract-test: ENOENT/],
   ["generate: a missing spec", () => ["generate", "--spec", "no/such/openapi.yaml", "--out", join(scratch, "gen")], /no such file: no\/such\/openapi\.yaml/],
   ["generate: an unknown target", () => ["generate", "--targets", "typez", "--out", join(scratch, "gen")], /--targets takes .*; got typez/],
-  ["mock: a port in use", () => ["mock", "--port", String(busyPort)], /cannot listen: --port \d+ on 127\.0\.0\.1: EADDRINUSE/],
-  ["mock --proxy: a port in use", () => ["mock", "--proxy", "http://127.0.0.1:1", "--port", String(busyPort)], /cannot listen: --port \d+ on 127\.0\.0\.1: EADDRINUSE/],
+  ["mock: a port in use", () => ["mock", "--port", String(busyPort)], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/],
+  ["mock --proxy: a port in use", () => ["mock", "--proxy", "http://127.0.0.1:1", "--port", String(busyPort)], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/],
   ["mock --proxy: not an http URL", () => ["mock", "--proxy", "ftp://example.test"], /--proxy needs an http\(s\) URL/],
   ["lint: a missing spec", () => ["lint", "--spec", "no/such/openapi.yaml"], /no such file: no\/such\/openapi\.yaml/],
   ["validate: an unknown schema", () => ["validate", "--schema", "NoSuchSchema", "-"], /unknown schema "NoSuchSchema"/],
   ["conformance: nothing to test", () => ["conformance"], /--base-url is required \(or use --reference\)/],
   ["conformance: --out under a file", () => ["conformance", "--reference", "--reporter", "html", "--out", join(aFile, "report")], /cannot write the reports to .*: ENOTDIR/],
   ["conformance: --out under /proc", () => ["conformance", "--reference", "--reporter", "html", "--out", "/proc/service-contract-test"], /cannot write the reports to \/proc\/service-contract-test: ENOENT/],
+  ["webhooks send: an unknown action", () => ["webhooks", "send", "issues", "--action", "nosuch", "--url", "http://127.0.0.1:1/hook", "--secret", "s"], /unknown action "nosuch" for issues; its actions: .*opened, closed.* \(--no-validate sends it anyway\)$/],
+  ["webhooks send: an action on an event that has none", () => ["webhooks", "send", "push", "--action", "closed", "--url", "http://127.0.0.1:1/hook", "--secret", "s"], /push payloads have no action, got --action closed/],
   ["bench: an unknown section", () => ["bench", "nosuch"], /unknown bench section\(s\): nosuch/],
 ];
 if (badPassword) {
@@ -94,7 +104,7 @@ describe("a PGlite data folder held by a running serve", () => {
   let serve: ServeChild;
   beforeAll(async () => {
     serve = await startServe({ dataDir }, {});
-  }, 90_000);
+  }, ceiling(90_000));
   afterAll(async () => {
     await serve?.stop();
   });
@@ -127,5 +137,61 @@ describe("a stale lock", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim().split("\n")[0]!).type).toBe("PushEvent");
     expect(existsSync(lock), existsSync(lock) ? readFileSync(lock, "utf8") : "").toBe(false);
-  }, 90_000);
+  }, ceiling(90_000));
+});
+
+describe("a failed command leaves nothing behind", () => {
+  it("serve on an address that is not this machine's makes no data folder", async () => {
+    const dataDir = join(scratch, "left-not-here");
+    const r = await runCli([...SERVE, "--host", NOT_HERE, "--data-dir", dataDir]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(existsSync(dataDir)).toBe(false);
+  }, TIMEOUT);
+
+  it("generate with spec errors removes the --out folders it made", async () => {
+    const spec = join(scratch, "no-operation-id.yaml");
+    writeFileSync(spec, 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths:\n  /a:\n    get:\n      responses:\n        "200": { description: ok }\n');
+    const r = await runCli(["generate", "--spec", spec, "--targets", "types", "--out", join(scratch, "gen-made/deeper")]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("operationId is required");
+    expect(existsSync(join(scratch, "gen-made"))).toBe(false);
+  }, TIMEOUT);
+
+  it("conformance against a target that does not answer removes the --out folder it made", async () => {
+    const out = join(scratch, "report-unreachable/inner");
+    const r = await runCli(["conformance", "--base-url", "http://127.0.0.1:1", "--auth-url", "http://127.0.0.1:1", "--profile", "conformance/profiles/example.yaml", "--reporter", "html", "--out", out], {
+      // The example profile reads its secrets from these.
+      env: Object.fromEntries(["CLIENT_SECRET", "OUTSIDER_PASSWORD", "OUTSIDER_TOKEN", "OWNER_PASSWORD", "OWNER_TOKEN"].map((v) => [`CONFORMANCE_${v}`, "not-used"])),
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/the target does not answer/);
+    expect(existsSync(join(scratch, "report-unreachable"))).toBe(false);
+  }, TIMEOUT);
+
+  it("conformance interrupted by Ctrl-C removes the --out folder it made, and exits 130", async () => {
+    const out = join(scratch, "report-interrupted/inner");
+    const child = spawn(process.execPath, [cliBin, "conformance", "--reference", "--reporter", "console,html", "--out", out], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // Interrupted once the run is under way: the reference is up and the first case has reported.
+    let stdout = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d;
+        if (/\[\s*1\/\d+\]/.test(stdout)) resolve();
+      });
+      void exited.then((code) => reject(new Error(`conformance exited (${code}) before its first case:\n${stdout}`)));
+    });
+    expect(existsSync(out)).toBe(true);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(existsSync(join(scratch, "report-interrupted"))).toBe(false);
+  }, TIMEOUT);
+
+  it("bench deliveries with a TEST_DATABASE_URL nobody answers: one line, exit 2, before any measuring", async () => {
+    const r = await runCli(["bench", "deliveries"], { env: { TEST_DATABASE_URL: "postgres://u:secret@127.0.0.1:1/postgres" } });
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split("\n").filter((l) => l.trim() !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^service-contract: TEST_DATABASE_URL does not connect \(postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/postgres: .*ECONNREFUSED.*\): give an admin URL of a running PostgreSQL, or unset it to measure PGlite only$/);
+  }, TIMEOUT);
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.ts";
 import { SECTION_NAMES } from "../../bench/sections.ts";
 import { isMissingDevDependency } from "../../cli/commands/bench.ts";
+import { ceiling } from "../ceilings.ts";
 
 describe("service-contract bench", () => {
   it("runs a named section and prints each figure beside its baseline", async () => {
@@ -19,7 +20,7 @@ describe("service-contract bench", () => {
     expect(result.stdout).toMatch(/validateWebhook \(precompiled\)\s+[\d,]+ ops\/s\s+[\d.]+× baseline/);
     // Only the section asked for.
     expect(result.stdout).not.toMatch(/import|generate|feed|deliver/i);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("exits 2 on an unknown section, naming the known ones", async () => {
     const result = await runCli(["bench", "validators", "bogus"]);

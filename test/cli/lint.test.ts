@@ -9,10 +9,11 @@
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { repoRoot, runCli, runCliInProcess } from "./run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 /** A lint run loads the spec twice (swagger-parser, Redocly): seconds alone, much longer on a busy CI machine. */
 const LINT_TIMEOUT = 90_000;
@@ -111,6 +112,27 @@ describe("service-contract lint", () => {
     expect(report.problems).toContainEqual(expect.objectContaining({ code: "REF_UNRESOLVED", pointer }));
   }, LINT_TIMEOUT);
 
+  it("lints a spec with no redocly.yaml beside it with Redocly's recommended rules, naming its files as given", async () => {
+    const dir = join(scratch, "no-config");
+    cpSync(join(repoRoot, "spec"), dir, { recursive: true });
+    rmSync(join(dir, "redocly.yaml"));
+    const spec = relative(repoRoot, join(dir, "openapi.yaml"));
+    const result = await runCliInProcess(["lint", "--spec", spec]);
+    // Not a usage error: the recommended rules run, and find what spec/redocly.yaml turns off
+    // (no-ambiguous-paths on the issue events paths), in the file as it was named.
+    expect([0, 1], result.stderr).toContain(result.code);
+    expect(result.stderr).toBe("");
+    const line = result.stdout.split("\n").find((l) => /^(error|warning) LINT \(no-ambiguous-paths\) /.test(l));
+    expect(line, result.stdout).toBeDefined();
+    expect(line).toContain(` ${spec}#/paths/`);
+  }, LINT_TIMEOUT);
+
+  it("says each option's default once in --help", async () => {
+    const help = (await runCliInProcess(["lint", "--help"])).stdout;
+    const specOption = help.slice(help.indexOf("--spec"), help.indexOf("--config"));
+    expect(specOption.match(/default/g)).toHaveLength(1);
+  });
+
   it.each([
     ["a spec file that does not exist", ["--spec", "nope.yaml"], /no such file/, runCli],
     ["a Redocly config that does not exist", ["--config", "nope-redocly.yaml"], /no Redocly config/, runCliInProcess],
@@ -138,7 +160,7 @@ describe("the CLI's usage contract", () => {
       expect(result.stdout, `${sub} --help`).toMatch(new RegExp(`^Usage: service-contract ${sub}`, "m"));
       expect(result.stdout, `${sub} --help`).toMatch(/Examples:\n\s+service-contract /);
     }
-  }, 120_000);
+  }, ceiling(120_000));
 
   it("an unknown option exits 2", async () => {
     const result = await runCliInProcess(["lint", "--bogus"]);

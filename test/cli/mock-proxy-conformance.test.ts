@@ -16,6 +16,7 @@ import { startReferenceTarget, type ReferenceTarget } from "../../conformance/re
 import { runSuite } from "../../conformance/run/runner.ts";
 import type { RunSummary } from "../../conformance/core/types.ts";
 import { cliBin, repoRoot } from "./run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 interface Proxy {
   child: ChildProcessWithoutNullStreams;
@@ -29,7 +30,7 @@ async function startProxy(upstream: string): Promise<Proxy> {
   const lines: string[] = [];
   const exited = new Promise<number | null>((res) => child.on("exit", (code) => res(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), ceiling(90_000));
     createInterface({ input: child.stdout }).on("line", (line) => {
       lines.push(line);
       if (line.startsWith("{")) {
@@ -59,11 +60,19 @@ describe("the conformance suite through Prism (mock --proxy)", () => {
   beforeAll(async () => {
     target = await startReferenceTarget();
     [api, auth] = await Promise.all([startProxy(target.server.urls.api), startProxy(target.server.urls.auth)]);
-    summary = await runSuite({ baseUrl: api.url, authUrl: auth.url, profile: target.profile });
+    // Every request goes through Prism, which is slow when the machine is busy: the suite's own
+    // limits (per case, per request, per delivery) become ceilings for a slow machine too.
+    summary = await runSuite({
+      baseUrl: api.url,
+      authUrl: auth.url,
+      profile: { ...target.profile, deliveryTimeoutMs: ceiling(5_000) },
+      timeoutMs: ceiling(30_000),
+      requestTimeoutMs: ceiling(10_000),
+    });
     exits = [await stop(api), await stop(auth)];
     console.info(`conformance through Prism: ${JSON.stringify(summary.counts)} in ${summary.durationMs} ms`);
     for (const r of summary.results) if (r.status === "failed" && !r.id.startsWith("OAUTH-")) console.info(r.id, JSON.stringify(r.failure).slice(0, 400));
-  }, 600_000);
+  }, ceiling(600_000));
 
   afterAll(async () => {
     await Promise.all([stop(api), stop(auth)]);

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCliInProcess } from "./run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -48,7 +49,7 @@ async function start(args: string[], list: Running[] = running): Promise<Running
   const lines: string[] = [];
   const exited = new Promise<number | null>((res) => child.on("exit", (code) => res(code)));
   const ready = await new Promise<Record<string, string>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line; got:\n${lines.join("\n")}`)), ceiling(60_000));
     createInterface({ input: child.stdout }).on("line", (line) => {
       lines.push(line);
       if (line.startsWith("{")) {

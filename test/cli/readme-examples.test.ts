@@ -31,6 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../cli/free-port.ts";
 import { cliBin, repoRoot } from "./run-cli.ts";
 import { createInterface } from "node:readline";
+import { ceiling } from "../ceilings.ts";
 
 interface Block {
   file: string;
@@ -144,7 +145,7 @@ describe("the READMEs", () => {
     // The blocks run concurrently, so the feed that `validate … -` reads gets its event here.
     const made = await fetch(`${serve.api}/_admin/simulate/push`, { method: "POST", headers: { "content-type": "application/json", "x-admin-token": ADMIN_TOKEN }, body: "{}" });
     expect(made.status).toBe(201);
-  }, 120_000);
+  }, ceiling(120_000));
   afterAll(async () => {
     await serve?.stop();
     await new Promise((r) => receiver?.close(r));
@@ -166,14 +167,14 @@ describe("the READMEs", () => {
       .replace(/http:\/\/127\.0\.0\.1:9000/g, receiverUrl);
     const r = await bash(script, scratch);
     expect(r.code, `${block.file}:${block.line}\n${script}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(0);
-  }, 240_000);
+  }, ceiling(240_000));
 
   it("the webhook walk-through got a signed ping and a signed push to the receiver", async () => {
     // Deliveries are jobs: poll, with a bound, for the push the walk-through simulated.
-    for (const until = Date.now() + 60_000; Date.now() < until && !received.some((r) => r.event === "push"); ) await new Promise((r) => setTimeout(r, 200));
+    for (const until = Date.now() + ceiling(60_000); Date.now() < until && !received.some((r) => r.event === "push"); ) await new Promise((r) => setTimeout(r, 200));
     expect(received.map((r) => r.event)).toEqual(expect.arrayContaining(["ping", "push"]));
     for (const r of received) expect(r.signature).toBe(`sha256=${createHmac("sha256", HOOK_SECRET).update(r.body).digest("hex")}`);
-  }, 90_000);
+  }, ceiling(90_000));
 });
 
 /** The README's `SERVICE_CONTRACT_ADMIN_TOKEN=… serve --simulate`, on free ports and a scratch folder. */

@@ -11,9 +11,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; input?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], { cwd: options.cwd ?? repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+    const env = options.env ? { ...process.env, ...options.env } : process.env;
+    const child = spawn(process.execPath, [cliBin, ...args], { cwd: options.cwd ?? repoRoot, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli } from "./run-cli.ts";
 import { openDatabase } from "../../reference/db/database.ts";
 import { DEMO_HISTORY_COUNT } from "../../reference/seed/history.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "seed-parity-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -66,5 +67,5 @@ describe("demo data on a new data folder", () => {
     // Ages are whole days seen moments apart, so they are compared loosely; the rest exactly.
     expect(Math.abs(a.oldestDays - b.oldestDays)).toBeLessThanOrEqual(1);
     expect({ events: a.events, issueEvents: a.issueEvents }).toEqual({ events: b.events, issueEvents: b.issueEvents });
-  }, 240_000);
+  }, ceiling(240_000));
 });

@@ -18,6 +18,7 @@ import { operationModels } from "../../conformance/cases/robustness/operations.t
 import { runReference } from "../../conformance/reference-profile.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
+import { ceiling } from "../ceilings.ts";
 
 const PROFILE: Profile = {
   users: [
@@ -67,7 +68,7 @@ describe("the robustness cases", () => {
     const spent = summary.results.reduce((n, r) => n + r.durationMs, 0);
     expect(spent).toBeLessThan(60_000);
     for (const r of summary.results) expect(r.notes.join(" "), r.id).toMatch(/^\d+ bad inputs: /);
-  }, 180_000);
+  }, ceiling(180_000));
 });
 
 describe("the inputs", () => {

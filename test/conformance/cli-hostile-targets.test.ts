@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, runCliInProcess } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sc-conformance-hostile-"));
 const PROFILE = join(dir, "profile.yaml");
@@ -50,7 +51,7 @@ describe.concurrent("conformance against a server that never answers", () => {
     expect(result.stdout).toMatch(/1 case: 0 passed, 1 failed, 0 skipped/);
     // Bounded by the request's limit, not the case's (30 s): no wall-clock figure, which load skews.
     expect(result.stdout).not.toMatch(/did not finish within/);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("a case that times out releases its requests: the process exits right after the summary", async ({ expect }) => {
     // The request time-out is far longer than the case's: the case's own limit must abort what
@@ -62,7 +63,7 @@ describe.concurrent("conformance against a server that never answers", () => {
     expect(result.stdout).toMatch(/the case did not finish within 1000 ms/);
     // Far below the 120 s the open requests would otherwise hold it, with room for a loaded machine.
     expect(seconds).toBeLessThan(90);
-  }, 110_000);
+  }, ceiling(110_000));
 
   it("--request-timeout must be a positive number of seconds", async ({ expect }) => {
     // Exit 2 of the same usage path the binary shows in test/conformance/cli.test.ts: `main` in process.

@@ -14,6 +14,7 @@ import { ALL_CASES } from "../../conformance/cases/index.ts";
 import type { RunSummary } from "../../conformance/core/types.ts";
 import { runCli, runCliInProcess } from "../cli/run-cli.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
+import { ceiling } from "../ceilings.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sc-conformance-cli-"));
 const VALID = join(dir, "valid.yaml");
@@ -125,7 +126,7 @@ describe("conformance against a target that breaks the contract", () => {
     expect(result.stdout).toMatch(/ {6}(expected|pointer):/);
     expect(result.stdout).toMatch(new RegExp(`${ids.length} cases?: \\d+ passed, ${summary.counts.failed} failed, \\d+ skipped`));
     expect(result.stdout).toContain(`Wrote ${join(out, "results.json")}`);
-  }, 60_000);
+  }, ceiling(60_000));
 });
 
 describe("conformance --reference", () => {
@@ -141,5 +142,5 @@ describe("conformance --reference", () => {
     for (const file of ["report.html", "junit.xml", "results.json"]) expect(existsSync(join(out, file)), file).toBe(true);
     const html = readFileSync(join(out, "report.html"), "utf8");
     for (const id of ids) expect(html).toContain(`id="case-${id}"`);
-  }, 90_000);
+  }, ceiling(90_000));
 });

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { ceiling } from "../ceilings.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -23,4 +24,4 @@ it("imports through the package export and runs a case", () => {
     }));`;
   const out = execFileSync(process.execPath, ["--conditions=service-contract-source", "--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
   expect(JSON.parse(out)).toEqual({ exports: [], cases: true, failure: { message: "one is two", expected: 2, actual: 1, pointer: "/x" } });
-}, 60_000);
+}, ceiling(60_000));

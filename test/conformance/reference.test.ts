@@ -10,12 +10,13 @@ import { checkProfile } from "../../conformance/run/load-profile.ts";
 import { runTrigger } from "../../conformance/run/trigger.ts";
 import { runReference, startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
 import { AUTHORIZE_CASES, WEBHOOK_CASE } from "./reference-cases.ts";
+import { ceiling } from "../ceilings.ts";
 
 describe("the reference target and its profile", () => {
   let target: ReferenceTarget;
   beforeAll(async () => {
     target = await startReferenceTarget();
-  }, 60_000);
+  }, ceiling(60_000));
   afterAll(() => target?.close());
 
   const trigger = (event: string, params?: Record<string, string>) => runTrigger(event, params, { profile: target.profile, baseUrl: target.server.urls.api });
@@ -51,7 +52,7 @@ describe("the reference target and its profile", () => {
     const repeatable = ["push", "create", "delete", "fork", "issues", "issue_comment", "pull_request", "release", "public", "repository", "team_add", "membership", "deployment_status", "renamed", "status", "gollum"];
     for (const event of repeatable) await trigger(event).catch((e: Error) => failures.push(`${event} again: ${e.message}`));
     expect(failures).toEqual([]);
-  }, 60_000);
+  }, ceiling(60_000));
 });
 
 describe("runReference", () => {
@@ -66,5 +67,5 @@ describe("runReference", () => {
     expect(summary.target).toEqual({ baseUrl: urls!.api, authUrl: urls!.auth });
     // The server is stopped afterwards.
     await expect(fetch(`${urls!.api}/events`)).rejects.toThrow();
-  }, 60_000);
+  }, ceiling(60_000));
 });

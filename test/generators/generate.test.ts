@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli, runCliInProcess } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "generate-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -51,7 +52,7 @@ beforeAll(async () => {
   const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: scratch });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
-}, 120_000);
+}, ceiling(120_000));
 
 describe("generate", () => {
   it("writes every target with the header, LF only and no machine paths", () => {
@@ -76,7 +77,7 @@ describe("generate", () => {
     const result = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--out", "out2"], { cwd: scratch });
     expect(result.code).toBe(0);
     expect(snapshot(join(scratch, "out2"))).toEqual(snapshot(join(scratch, "out")));
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("--check passes on fresh output and writes nothing", async () => {
     const before = snapshot(join(scratch, "out"));
@@ -84,14 +85,14 @@ describe("generate", () => {
     expect(result.stdout).toMatch(/out\/ is up to date/);
     expect(result.code).toBe(0);
     expect(snapshot(join(scratch, "out"))).toEqual(before);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("--check from another directory, naming the same files, finds no drift", async () => {
     const elsewhere = join(scratch, "spec", "schemas");
     const result = await runCliInProcess(["generate", "--check", "--spec", "../openapi.yaml", "--out", "../../out"], { cwd: elsewhere });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("--check exits 1 after a schema changes, naming changed, new and deleted files", async () => {
     const dir = driftedCopy("drift");
@@ -103,7 +104,7 @@ describe("generate", () => {
     expect(result.stdout).toContain("new:     out/validators/tables.js");
     expect(result.stdout).toContain("deleted: out/stray.ts");
     expect(readFileSync(join(dir, "out/types.ts"), "utf8")).toBe(readFileSync(join(scratch, "out/types.ts"), "utf8"));
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("generate then empties the folder (the stray file goes) and a second run changes nothing", async () => {
     const dir = driftedCopy("regenerate");
@@ -118,7 +119,7 @@ describe("generate", () => {
     expect(snapshot(join(dir, "out"))).toEqual(files);
     const check = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
     expect(check.code).toBe(0);
-  }, 90_000);
+  }, ceiling(90_000));
 
   it("exits 2 with the JSON pointer when the spec has a broken $ref", async () => {
     const dir = join(scratch, "broken");
@@ -129,7 +130,7 @@ describe("generate", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/REF_UNRESOLVED .*#\//);
     expect(result.stderr).toContain("hook-typo.json");
-  }, 60_000);
+  }, ceiling(60_000));
 
   // The first case through the binary, the others (the same code path) in this process.
   it.each([
@@ -177,7 +178,7 @@ describe("generate", () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("refuses an --out that is a file", async () => {
     writeFileSync(join(scratch, "a-file"), "keep me\n");

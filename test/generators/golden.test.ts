@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generators/generate.ts";
 import { normalise, type GeneratedFile } from "../../generators/output.ts";
 import { TARGET_NAMES } from "../../generators/targets/registry.ts";
+import { ceiling } from "../ceilings.ts";
 
 const root = join(import.meta.dirname, "../..");
 const fixture = join(root, "test/fixtures/mini");
@@ -36,7 +37,7 @@ beforeAll(async () => {
       writeFileSync(join(goldenDir, f.path), normalise(f.contents));
     }
   }
-}, 60_000);
+}, ceiling(60_000));
 
 describe("golden output of the mini fixture", () => {
   it("produces exactly the golden file set", () => {
@@ -77,5 +78,5 @@ describe("sorted output", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, ceiling(60_000));
 });

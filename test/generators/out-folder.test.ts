@@ -13,6 +13,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 const run = promisify(execFile);
 const project = mkdtempSync(join(tmpdir(), "consumer-"));
@@ -63,7 +64,7 @@ describe("generate --out into another project", () => {
     expect(result.stdout).toBe(`wrote 14 files to ${out}/\n`);
     const files = listFiles(join(project, out)).map((f) => relative(join(project, out), f).split("\\").join("/")).sort();
     expect(files).toEqual(listFiles(join(repoRoot, "test/fixtures/mini/golden")).map((f) => relative(join(repoRoot, "test/fixtures/mini/golden"), f).split("\\").join("/")).sort());
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("imports the runtime by package name and names no machine path", () => {
     for (const file of listFiles(join(project, out))) {
@@ -103,7 +104,7 @@ describe("generate --out into another project", () => {
     const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
     expect(result.stdout).toBe("");
     expect("failed" in result).toBe(false);
-  }, 120_000);
+  }, ceiling(120_000));
 
   it("loads at run time through the package's runtime export", async () => {
     writeFileSync(
@@ -123,7 +124,7 @@ describe("generate --out into another project", () => {
     const tsx = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
     const { stdout } = await run(process.execPath, [tsx, "src/run.ts"], { cwd: project });
     expect(JSON.parse(stdout)).toEqual([{ id: 1, name: "a", created_at: "2026-01-01T00:00:00Z" }]);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("--check is clean right after, and exits 1 when the folder is missing", async () => {
     const clean = await runCli(["generate", "--check", "--spec", "contract/openapi.yaml", "--out", out], { cwd: project });
@@ -133,5 +134,5 @@ describe("generate --out into another project", () => {
     expect(missing.stdout).toMatch(/^src\/elsewhere\/ does not exist: 14 new, 0 changed, 0 deleted\n/);
     expect(missing.stdout).toContain("  new:     src/elsewhere/client/client.ts\n");
     expect(existsSync(join(project, "src/elsewhere"))).toBe(false);
-  }, 60_000);
+  }, ceiling(60_000));
 });

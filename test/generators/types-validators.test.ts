@@ -14,6 +14,7 @@ import type { OpenApiDocument } from "../../generators/load-spec.ts";
 import { RESERVED_TYPE_NAMES, typesTarget, webhookPayloadNames } from "../../generators/targets/types.ts";
 import { validatorsTarget } from "../../generators/targets/validators/index.ts";
 import { validatorsViewModel } from "../../generators/targets/validators/view-model.ts";
+import { ceiling } from "../ceilings.ts";
 
 const root = join(import.meta.dirname, "../..");
 const spec = join(root, "spec/openapi.yaml");
@@ -26,7 +27,7 @@ beforeAll(async () => {
   model = buildModel(spec);
   portable = await loadPortableDocument(spec);
   typesText = (await typesTarget({ model, portable, source: "spec/openapi.yaml" }))[0]!.contents;
-}, 120_000);
+}, ceiling(120_000));
 
 describe("types target", () => {
   it("emits openapi-typescript's paths, webhooks, components and operations", () => {
@@ -103,7 +104,7 @@ describe("validators target output", () => {
   let files: Map<string, string>;
   beforeAll(() => {
     files = new Map(validatorsTarget(model, "spec/openapi.yaml").map((f) => [f.path, f.contents]));
-  }, 120_000);
+  }, ceiling(120_000));
 
   it("writes the compiled modules, tables, API and declarations", () => {
     expect([...files.keys()]).toEqual(["validators/compiled-bodies.js", "validators/compiled-params.js", "validators/tables.js", "validators/index.js", "validators/index.d.ts"]);

@@ -13,6 +13,7 @@ import { generate } from "../../generators/generate.ts";
 import { SpecError } from "../../generators/problems.ts";
 import { TARGET_NAMES } from "../../generators/targets/registry.ts";
 import { runCli } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 const fixture = join(import.meta.dirname, "../fixtures/mini");
 const scratch = mkdtempSync(join(tmpdir(), "unsupported-"));
@@ -61,7 +62,7 @@ describe("contracts generate cannot turn into code", () => {
   ] as const)("%s", async (_name, edits, targets, message) => {
     const dir = copyWith(edits.map((e) => [...e]));
     expect(await problemOf(dir, targets)).toMatch(message);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it.each([
     ["from the root document", [["openapi.yaml", '    Error: { $ref: "schemas/error.json" }', '    Error: { $ref: "schemas/error.json" }\n    Other: { $ref: "other/thing.json" }']], /^error SPEC_UNSUPPORTED openapi\.yaml#\/components\/schemas\/Other: \$ref other\/thing\.json does not name a schema file under schemas\/$/],
@@ -71,7 +72,7 @@ describe("contracts generate cannot turn into code", () => {
     mkdirSync(join(dir, "other"));
     writeFileSync(join(dir, "other/thing.json"), '{ "type": "object" }\n');
     expect(await problemOf(dir, ["types"])).toMatch(message);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("the CLI reports it with exit 2 and no stack trace", async () => {
     const dir = copyWith([["openapi.yaml", "operationId: listThings", "operationId: list-things"]]);
@@ -79,7 +80,7 @@ describe("contracts generate cannot turn into code", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^service-contract: the spec has errors:\nerror SPEC_UNSUPPORTED openapi\.yaml#\/paths\/~1things\/get\/operationId: /);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  }, ceiling(60_000));
 });
 
 describe("edges of what generate accepts", () => {
@@ -134,5 +135,5 @@ describe("edges of what generate accepts", () => {
     } finally {
       process.chdir(cwd);
     }
-  }, 60_000);
+  }, ceiling(60_000));
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from "../../reference/db/data-lock.ts";
 import { openDatabase } from "../../reference/db/database.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "data-lock-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -29,7 +30,7 @@ describe("the data folder lock", () => {
     } finally {
       await again.close();
     }
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("waits for a lock file still being written, and takes it over once it is old", () => {
     const dataDir = join(scratch, "half");

@@ -14,6 +14,7 @@ import { runCli } from "../cli/run-cli.ts";
 import { ADMIN_TOKEN, createHook } from "./deliveries-fixtures.ts";
 import { startServe, tokenThroughApi, type ServeChild } from "./serve-child.ts";
 import { startReceiver } from "./webhook-receiver.ts";
+import { ceiling } from "../ceilings.ts";
 
 const SECRET = "cli-test-secret";
 const scratch = mkdtempSync(join(tmpdir(), "deliveries-cli-"));
@@ -58,5 +59,5 @@ describe("deliveries from the command line", () => {
     } finally {
       await receiver.close();
     }
-  }, 120_000);
+  }, ceiling(120_000));
 });

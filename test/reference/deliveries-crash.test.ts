@@ -18,6 +18,7 @@ import { openDatabase } from "../../reference/db/database.ts";
 import { createHook, simulate } from "./deliveries-fixtures.ts";
 import { startServe, tokenThroughApi, type ServeChild } from "./serve-child.ts";
 import { startReceiver, type Fault } from "./webhook-receiver.ts";
+import { ceiling } from "../ceilings.ts";
 
 const EVENTS = 1000;
 const BATCH = 100;
@@ -56,7 +57,7 @@ describe("SIGKILL in the middle of 1,000 deliveries", () => {
 
       for (let made = 0; made < EVENTS / 2; made += BATCH) await simulate(first.api, "push", { count: BATCH });
       // Deliveries trail the actions: kill once some have arrived and others are surely in flight.
-      await receiver.until((r) => r.filter((x) => x.event === "push").length >= 100, 30_000);
+      await receiver.until((r) => r.filter((x) => x.event === "push").length >= 100, ceiling(30_000));
       phase("500 events made");
       first.child.kill("SIGKILL");
       await first.exited;
@@ -71,7 +72,7 @@ describe("SIGKILL in the middle of 1,000 deliveries", () => {
       for (let made = EVENTS / 2; made < EVENTS; made += BATCH) await simulate(second.api, "push", { count: BATCH });
       const ok = () => new Set(receiver.received.filter((r) => r.event === "push" && r.answer === "ok").map((r) => r.guid));
       phase("1000 events made");
-      await receiver.until(() => ok().size >= EVENTS, 120_000).catch(async (error: unknown) => {
+      await receiver.until(() => ok().size >= EVENTS, ceiling(120_000)).catch(async (error: unknown) => {
         await second.stop();
         const db = await openDatabase({ dataDir });
         const states = await db.query("select state::text, data->>'try' as try, (data->'first') is not null as first, count(*)::int as n from pgboss.job group by 1, 2, 3 order by 1, 2");
@@ -138,5 +139,5 @@ describe("SIGKILL in the middle of 1,000 deliveries", () => {
     } finally {
       await receiver.close();
     }
-  }, 240_000);
+  }, ceiling(240_000));
 });

@@ -12,6 +12,7 @@ import { call } from "./authorizations-client.ts";
 import { useServer } from "./harness.ts";
 import { startReceiver, type Receiver, type Received } from "./webhook-receiver.ts";
 import { ADMIN_TOKEN, auth, createHook, deliveries, eventually, FAST, hookPath, hookToken, simulate, type DeliveryJson, type HookJson } from "./deliveries-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer({ adminToken: ADMIN_TOKEN, deliveries: FAST });
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
   orgHook = await createHook(t.api, octocat, "orgs/octo-org", { config: { url: `${receiver.url}/org`, content_type: "form" }, events: ["push"] });
   issuesHook = await createHook(t.api, octocat, "repos/octocat/hello-world", { config: { url: `${receiver.url}/issues` }, events: ["issues"] });
   await receiver.until((r) => r.filter((x) => x.event === "ping").length === 3);
-}, 60_000);
+}, ceiling(60_000));
 afterAll(() => receiver?.close());
 
 

@@ -14,6 +14,7 @@ import { call } from "./authorizations-client.ts";
 import { useServer } from "./harness.ts";
 import { startReceiver, type Fault, type Receiver } from "./webhook-receiver.ts";
 import { ADMIN_TOKEN, auth, createHook, deliveries, eventually, FAST, hookPath, hookToken, simulate, type DeliveryJson, type HookJson } from "./deliveries-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const FAULTS: { fault: Fault; status: string; code: number; response: string | null }[] = [
   { fault: "500", status: "Invalid HTTP Response: 500", code: 500, response: "receiver broke" },
@@ -37,7 +38,7 @@ describe("faults for the first two attempts", () => {
     }
     await simulate(t.api, "push");
     for (const receiver of receivers.values()) await receiver.until((r) => r.some((x) => x.event === "push" && x.answer === "ok"));
-  }, 60_000);
+  }, ceiling(60_000));
   afterAll(async () => {
     for (const r of receivers.values()) await r.close();
   });
@@ -107,7 +108,7 @@ describe("faults for the first two attempts", () => {
     } finally {
       await receiver.close();
     }
-  }, 30_000);
+  }, ceiling(30_000));
 
   it("a service hook gets its own format, retried with the same bytes", async () => {
     const receiver = await startReceiver({ fault: ({ event, arrival }) => (event === "push" && arrival === 1 ? "500" : undefined) });
@@ -139,7 +140,7 @@ describe("faults for the first two attempts", () => {
     } finally {
       await receiver.close();
     }
-  }, 30_000);
+  }, ceiling(30_000));
 
   it("TLS: a self-signed certificate fails the attempt unless insecure_ssl is \"1\"", async () => {
     const dir = mkdtempSync(join(tmpdir(), "deliveries-tls-"));
@@ -171,7 +172,7 @@ describe("faults for the first two attempts", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, ceiling(30_000));
 
   it("a receiver that refuses connections: `connection refused`, last_response without a code", async () => {
     const receiver = await startReceiver();
@@ -183,7 +184,7 @@ describe("faults for the first two attempts", () => {
     expect(log).toMatchObject({ status: "connection refused", status_code: 0, attempt: 1, next_attempt_at: expect.any(String) });
     const res = await call<HookJson>(t.api, "GET", hookPath(hook), { auth: auth(token) });
     expect(res.body.last_response).toMatchObject({ code: null, status: "connection refused" });
-  }, 30_000);
+  }, ceiling(30_000));
 });
 
 describe("payloads over the size limit", () => {
@@ -215,5 +216,5 @@ describe("payloads over the size limit", () => {
     } finally {
       await receiver.close();
     }
-  }, 30_000);
+  }, ceiling(30_000));
 });

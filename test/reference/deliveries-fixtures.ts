@@ -7,6 +7,7 @@ import type { Database } from "../../reference/db/database.ts";
 import type { Scope } from "../../reference/auth/scopes.ts";
 import { call, type Reply } from "./authorizations-client.ts";
 import { tokenFor } from "./feeds-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 export const ADMIN_TOKEN = "deliveries-admin-token-0123456789";
 
@@ -69,7 +70,7 @@ export async function deliveries(api: string, token: string, hookPath: string, p
 }
 
 /** Polls `probe` until it returns something truthy, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T | undefined | false>, timeoutMs = ceiling(15_000), what = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createHook, deliveries, hookPath, simulate } from "./deliveries-fixtures.ts";
 import { startServe, tokenThroughApi, type ServeChild } from "./serve-child.ts";
 import { startReceiver } from "./webhook-receiver.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "deliveries-interrupted-"));
 const children: ServeChild[] = [];
@@ -33,17 +34,17 @@ describe("SIGKILL during an attempt", () => {
       const token = await tokenThroughApi(first.api, ["admin:repo_hook"]);
       const hook = await createHook(first.api, token, "repos/octocat/hello-world", { config: { url: receiver.url }, events: ["push"] });
       await simulate(first.api, "push");
-      await receiver.until((r) => r.some((x) => x.event === "push"), 30_000);
+      await receiver.until((r) => r.some((x) => x.event === "push"), ceiling(30_000));
       const guid = receiver.received.find((x) => x.event === "push")!.guid;
       first.child.kill("SIGKILL");
       await first.exited;
 
       const second = await startServe({ dataDir }, options);
       children.push(second);
-      await receiver.until((r) => r.some((x) => x.event === "push" && x.guid === guid && x.answer === "ok"), 60_000);
+      await receiver.until((r) => r.some((x) => x.event === "push" && x.guid === guid && x.answer === "ok"), ceiling(60_000));
       const log = async () => (await deliveries(second.api, token, hookPath(hook))).body.filter((d) => d.guid === guid);
       // The retry's outcome is written just after its answer: poll for it.
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + ceiling(15_000);
       let entries = await log();
       while (!entries.some((d) => d.status === "OK") && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
@@ -60,5 +61,5 @@ describe("SIGKILL during an attempt", () => {
     } finally {
       await receiver.close();
     }
-  }, 120_000);
+  }, ceiling(120_000));
 });

@@ -12,6 +12,7 @@ import { openDatabase } from "../../reference/db/database.ts";
 import { createHook, simulate } from "./deliveries-fixtures.ts";
 import { startServe, tokenThroughApi, type ServeChild } from "./serve-child.ts";
 import { startReceiver } from "./webhook-receiver.ts";
+import { ceiling } from "../ceilings.ts";
 
 const EVENTS = 60;
 const db = scratchDatabase("sc_deliveries_crash");
@@ -40,7 +41,7 @@ describePostgres("an instance killed mid-delivery on PostgreSQL", () => {
       await createHook(doomed.api, token, "repos/octocat/hello-world", { config: { url: receiver.url, secret: "shared" }, events: ["push"] });
       // Made through the doomed instance: its worker is woken first and fetches a batch at once.
       await simulate(doomed.api, "push", { count: EVENTS });
-      await receiver.until((r) => r.filter((x) => x.event === "push").length >= 20, 30_000).catch((error: unknown) => {
+      await receiver.until((r) => r.filter((x) => x.event === "push").length >= 20, ceiling(30_000)).catch((error: unknown) => {
         throw new Error(`${(error as Error).message}; stderr: ${doomed.stderr()} / ${survivor.stderr()}`);
       });
       doomed.child.kill("SIGKILL");
@@ -49,7 +50,7 @@ describePostgres("an instance killed mid-delivery on PostgreSQL", () => {
       const check = await openDatabase({ databaseUrl: db.url });
       try {
         const pushGuids = async () => (await check.query<{ guid: string }>("select distinct d.guid::text as guid from hook_deliveries d join hook_delivery_attempts a on a.delivery_id = d.id where d.event = 'push' and a.status = 'OK'")).map((r) => r.guid);
-        const deadline = Date.now() + 60_000;
+        const deadline = Date.now() + ceiling(60_000);
         while ((await pushGuids()).length < EVENTS) {
           if (Date.now() > deadline) throw new Error(`only ${(await pushGuids()).length} of ${EVENTS} deliveries logged as delivered; survivor stderr: ${survivor.stderr()}`);
           await new Promise((r) => setTimeout(r, 250));
@@ -73,5 +74,5 @@ describePostgres("an instance killed mid-delivery on PostgreSQL", () => {
     } finally {
       await receiver.close();
     }
-  }, 180_000);
+  }, ceiling(180_000));
 });

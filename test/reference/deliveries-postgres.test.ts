@@ -9,6 +9,7 @@ import { adminUrl, describePostgres, useTwoInstances } from "./postgres-db.ts";
 import type { AttemptReport } from "../../reference/deliveries/options.ts";
 import { ADMIN_TOKEN, createHook, deliveries, FAST, hookPath, hookToken, simulate } from "./deliveries-fixtures.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
+import { ceiling } from "../ceilings.ts";
 
 const EVENTS = 200;
 
@@ -36,7 +37,7 @@ describePostgres("deliveries from two instances over PostgreSQL", () => {
     const hook = await createHook(pair.a.urls.api, token, "repos/octocat/hello-world", { config: { url: receiver.url, secret: "shared" }, events: ["push"] });
     // Events made through both instances.
     for (let i = 0; i < EVENTS / 50; i++) await simulate((i % 2 === 0 ? pair.a : pair.b).urls.api, "push", { count: 50 });
-    await receiver.until((r) => r.filter((x) => x.event === "push").length >= EVENTS, 30_000);
+    await receiver.until((r) => r.filter((x) => x.event === "push").length >= EVENTS, ceiling(30_000));
     await new Promise((r) => setTimeout(r, 1000));
 
     const pushes = receiver.received.filter((r) => r.event === "push");
@@ -57,5 +58,5 @@ describePostgres("deliveries from two instances over PostgreSQL", () => {
     const listed = await deliveries(pair.b.urls.api, token, hookPath(hook));
     expect(listed.status).toBe(200);
     expect(listed.body).toHaveLength(30);
-  }, 90_000);
+  }, ceiling(90_000));
 });

@@ -13,6 +13,7 @@ import { validateWebhook } from "../../generated/validators/index.js";
 import { useServer } from "./harness.ts";
 import { startReceiver, type Receiver, type Received } from "./webhook-receiver.ts";
 import { ADMIN_TOKEN, createHook, FAST, hookToken, simulate } from "./deliveries-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -57,7 +58,7 @@ describe.each([
     await simulate(t.api, "issues", { params: { title: "Ünïcödé title & more" } });
     await receiver.until((r) => r.length >= 3);
     arrived = receiver.received.slice(0, 3);
-  }, 60_000);
+  }, ceiling(60_000));
   afterAll(() => receiver?.close());
 
   it("sends ping, push and issues with the contract's headers", () => {
@@ -120,5 +121,5 @@ describe("a hook without a secret", () => {
     } finally {
       await receiver.close();
     }
-  }, 30_000);
+  }, ceiling(30_000));
 });

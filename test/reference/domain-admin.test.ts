@@ -10,6 +10,7 @@ import { migrate } from "../../reference/db/migrate.ts";
 import { seedDatabase } from "../../reference/seed/load.ts";
 import { registerAdmin } from "../../reference/http/admin.ts";
 import { validateActivityEvent } from "../../generated/validators/index.js";
+import { ceiling } from "../ceilings.ts";
 
 const TOKEN = "admin-token-for-tests-0123456789";
 let db: Database;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   app = Fastify();
   registerAdmin(app, { db, urls: { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" }, now: () => new Date() }, { token: TOKEN });
   base = await app.listen({ host: "127.0.0.1", port: 0 });
-}, 60_000);
+}, ceiling(60_000));
 afterAll(async () => {
   await app.close();
   await db.close();

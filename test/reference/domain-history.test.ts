@@ -9,6 +9,7 @@ import { migrate } from "../../reference/db/migrate.ts";
 import { seedDatabase } from "../../reference/seed/load.ts";
 import { seedHistory } from "../../reference/seed/history.ts";
 import { validateActivityEvent, validateIssueEvent } from "../../generated/validators/index.js";
+import { ceiling } from "../ceilings.ts";
 
 const now = new Date("2026-06-01T12:00:00Z");
 const open: Database[] = [];
@@ -50,5 +51,5 @@ describe("seedHistory", () => {
     expect(other.map((r) => r.body)).toEqual(rows.map((r) => r.body));
 
     expect(await seedHistory(a, { now, count: 300 })).toBe(0);
-  }, 120_000);
+  }, ceiling(120_000));
 });

@@ -10,6 +10,7 @@ import { migrate } from "../../reference/db/migrate.ts";
 import { seedDatabase } from "../../reference/seed/load.ts";
 import { DomainError, runAction, type DomainContext } from "../../reference/domain/index.ts";
 import { describePostgres, scratchDatabase } from "./postgres-db.ts";
+import { ceiling } from "../ceilings.ts";
 
 describePostgres("domain actions on PostgreSQL, at the same time", () => {
   const scratch = scratchDatabase("sc_domain_race");
@@ -23,7 +24,7 @@ describePostgres("domain actions on PostgreSQL, at the same time", () => {
     await migrate(dbs[0]!);
     await seedDatabase(dbs[0]!, "demo");
     ctxs = dbs.map((db) => ({ db, urls: { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" }, now: () => new Date() }));
-  }, 60_000);
+  }, ceiling(60_000));
   afterAll(async () => {
     for (const db of dbs) await db.close();
     await scratch.drop();
@@ -52,5 +53,5 @@ describePostgres("domain actions on PostgreSQL, at the same time", () => {
       );
       expect(kinds.map((k) => k.event)).toEqual(action === "merged" ? ["merged", "closed"] : ["closed"]);
     }
-  }, 60_000);
+  }, ceiling(60_000));
 });

@@ -10,6 +10,7 @@ import { migrate } from "../../reference/db/migrate.ts";
 import { seedDatabase } from "../../reference/seed/load.ts";
 import { DomainError, runAction, type DomainContext, type Recorded } from "../../reference/domain/index.ts";
 import { validateActivityEvent, validateIssueEvent } from "../../generated/validators/index.js";
+import { ceiling } from "../ceilings.ts";
 
 let db: Database;
 let ctx: DomainContext;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await migrate(db);
   await seedDatabase(db, "demo");
   ctx = { db, urls: { api: "http://127.0.0.1:3000", auth: "http://127.0.0.1:3001" }, now: () => new Date(), listeners: [async (_tx, r) => void heard.push(r)] };
-}, 60_000);
+}, ceiling(60_000));
 afterAll(() => db.close());
 
 async function run(event: string, params: Record<string, string> = {}, repo = "octocat/hello-world", actor = "octocat") {

@@ -10,6 +10,7 @@ import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInvalidField, useServer } from "./harness.ts";
 import { auth, ids, insertEvents, tokenFor } from "./feeds-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer();
 // Anonymous callers get 60 requests an hour: only the tests about anonymous reading go without it.
@@ -24,7 +25,7 @@ beforeAll(async () => {
   token = await tokenFor(db, "octocat", []);
   const i = ids(db);
   await db.query("insert into follows (follower_id, followee_id) values ($1, $2) on conflict do nothing", [await i.account("hubot"), await i.account("octocat")]);
-}, 60_000);
+}, ceiling(60_000));
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.api}${path}`, { headers: { ...auth(token), ...headers } });
 const anonymous = (path: string) => fetch(`${t.api}${path}`);

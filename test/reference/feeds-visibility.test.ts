@@ -12,6 +12,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "./harness.ts";
 import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer();
 const E: Record<"A" | "B" | "C" | "D" | "E", string> = { A: "", B: "", C: "", D: "", E: "" };
@@ -38,7 +39,7 @@ beforeAll(async () => {
   tokens.hubotRepo = await tokenFor(db, "hubot", ["repo"]);
   tokens.hubotNone = await tokenFor(db, "hubot", ["user"]);
   tokens.defunktRepo = await tokenFor(db, "defunkt", ["repo"]);
-}, 60_000);
+}, ceiling(60_000));
 
 type Who = "anon" | keyof typeof tokens | string;
 

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "./harness.ts";
 import { auth, eventIds, insertEvents, tokenFor } from "./feeds-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer();
 let token: string;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   // defunkt/hello-world: five events past the 90-day window, two inside it.
   await insertEvents(db, { actor: "defunkt", repo: "defunkt/hello-world", count: 5, createdAt: new Date(Date.now() - 91 * DAY) }, t.api);
   await insertEvents(db, { actor: "defunkt", repo: "defunkt/hello-world", count: 2, createdAt: new Date(Date.now() - 89 * DAY) }, t.api);
-}, 60_000);
+}, ceiling(60_000));
 
 const feed = (path: string, headers: Record<string, string> = {}) => fetch(`${t.api}${path}`, { headers: { ...auth(token), ...headers } });
 

@@ -18,6 +18,7 @@ import { validateResponse } from "../../generated/validators/index.js";
 import { createAuthorization } from "../../reference/store/authorizations.ts";
 import { findAccountByLogin } from "../../reference/store/accounts.ts";
 import { DEMO, useServer } from "./harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const RUNS = 1200;
 const SEED = 20261125;
@@ -72,7 +73,7 @@ let token = "";
 beforeAll(async () => {
   const account = await findAccountByLogin(t.server.db, DEMO.octocat.login);
   token = (await createAuthorization(t.server.db, { userId: account!.id, appId: null, scopes: ["repo", "user", "admin:repo_hook", "admin:org_hook"], via: "api", note: "fuzz" })).token;
-}, 60_000);
+}, ceiling(60_000));
 
 const segment = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("octocat", "hello-world", "octo-org", "1", "2", DEMO.app.clientId) },
@@ -172,7 +173,7 @@ describe("fuzzing every operation: every answer is declared", () => {
     const unique = [...new Map(problems.map((p) => [`${p.status} ${p.problem}`, p])).values()];
     expect(unique.map((p) => `${p.status} ${p.request}: ${p.problem}`)).toEqual([]);
     expect(t.violations).toEqual([]);
-  }, 300_000);
+  }, ceiling(300_000));
 
   it("ignores unknown query parameters: an operation without `page` does not answer 422 for it", async () => {
     const auth = { authorization: `token ${token}` };

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect } from "vitest";
 import { startServer, type RunningServer, type ServerOptions } from "../../reference/server.ts";
+import { ceiling } from "../ceilings.ts";
 
 export interface TestServer {
   server: RunningServer;
@@ -29,11 +30,11 @@ export function useServer(options: ServerOptions = {}): TestServer {
     });
     t.api = t.server.urls.api;
     t.auth = t.server.urls.auth;
-  }, 60_000);
+  }, ceiling(60_000));
   afterAll(async () => {
     await t.server?.close();
     expect(t.violations, "responses that broke the contract").toEqual([]);
-  }, 15_000);
+  }, ceiling(15_000));
   return t;
 }
 

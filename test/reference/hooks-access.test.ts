@@ -12,6 +12,7 @@ import { createApplication, findApplication } from "../../reference/store/applic
 import { eventually } from "./deliveries-fixtures.ts";
 import { basic, DEMO } from "./harness.ts";
 import { hookToken, ORG_HOOKS, REPO_HOOKS, useHookApi, webhook } from "./hooks-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const api = useHookApi();
 const { t, call } = api;
@@ -155,7 +156,7 @@ describe("organization hooks", () => {
     const listed = async (caller: string) => ((await call("GET", ORG_HOOKS, caller)).body as { id: number }[]).map((h) => h.id);
     // Each hook's creation ping, logged once its first attempt has been made.
     const ping = (id: number, owner: string) =>
-      eventually(async () => ((await call("GET", `${ORG_HOOKS}/${id}/deliveries`, owner)).body as { id: number }[])[0]?.id, 15_000, `the ping of hook ${id}`);
+      eventually(async () => ((await call("GET", `${ORG_HOOKS}/${id}/deliveries`, owner)).body as { id: number }[])[0]?.id, ceiling(15_000), `the ping of hook ${id}`);
     const pings = new Map([[byA, await ping(byA, appA)], [byPersonal, await ping(byPersonal, personal)]]);
 
     expect(await listed(appA)).toContain(byA);

@@ -22,6 +22,7 @@ import { roundRobinProxy, SERVED_BY } from "./round-robin-proxy.ts";
 import { startReceiver } from "./webhook-receiver.ts";
 import { AUTHORIZE_CASES } from "../conformance/reference-cases.ts";
 import { CHROMIUM_PATH, chromiumSkip } from "../browser/chromium.ts";
+import { ceiling } from "../ceilings.ts";
 
 const ADMIN_TOKEN = randomBytes(20).toString("hex");
 // (Under CI a missing TEST_DATABASE_URL is an error: postgres-db.ts throws.)
@@ -53,7 +54,7 @@ describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () =
     await simulate("subscribed", { repo: "octocat/hello-world", actor: "hubot", count: 31, params: { number: "1" } });
     hubot = await tokenFor(pair.a.db, "hubot", ["repo"]);
     profile = await referenceProfile(pair.a.db, ADMIN_TOKEN);
-  }, 60_000);
+  }, ceiling(60_000));
 
   afterAll(async () => {
     await Promise.allSettled([api.close(), web.close()]);
@@ -178,7 +179,7 @@ describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () =
       const push = await fetch(`${api.url}/_admin/simulate/push`, { method: "POST", headers: { "content-type": "application/json", "x-admin-token": ADMIN_TOKEN }, body: "{}" });
       expect(push.status).toBe(201);
       await push.arrayBuffer();
-      await receiver.until((got) => got.some((r) => r.event === "ping") && got.some((r) => r.event === "push"), 20_000);
+      await receiver.until((got) => got.some((r) => r.event === "ping") && got.some((r) => r.event === "push"), ceiling(20_000));
       const payload = (event: string) => JSON.parse(receiver.received.find((r) => r.event === event)!.body.toString("utf8")) as { hook: { url: string }; repository: { url: string; hooks_url: string }; sender: { url: string } };
       expect(payload("ping").hook.url).toBe(hook.url);
       // The push webhook's repository.url is the web address, as the service sends it.
@@ -190,7 +191,7 @@ describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () =
     } finally {
       await receiver.close();
     }
-  }, 30_000);
+  }, ceiling(30_000));
 
   it("never gives two pushes the same head SHA, through both instances at the same moment", async () => {
     // Through the admin endpoint of each instance directly, all at once.
@@ -213,18 +214,18 @@ describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () =
     // Each push follows the one before it on the branch: one chain, no lost push.
     const befores = new Set([...viaHttp.map((p) => p.before), ...sameMoment.map((r) => (r.events[0] as { payload: { before: string } }).payload.before)]);
     expect(befores.size).toBe(heads.length);
-  }, 30_000);
+  }, ceiling(30_000));
 
   it("passes the conformance suite through the proxies: 0 failures", async () => {
     // Two servers, a PostgreSQL and the proxies share two cores with the rest of the suite: a
     // retry waits longer here than on one server alone, so deliveries get the suite's default bound.
-    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile: { ...profile, deliveryTimeoutMs: 10_000 } });
+    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile: { ...profile, deliveryTimeoutMs: ceiling(10_000) }, timeoutMs: ceiling(30_000), requestTimeoutMs: ceiling(10_000) });
     const failed = summary.results.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failure?.message}`);
     expect(failed).toEqual([]);
     expect(summary.counts.passed).toBeGreaterThan(100);
     // The one case `conformance --reference` skips too: the demo callback's host is an IP address.
     expect(summary.results.filter((r) => r.status === "skipped").map((r) => r.id)).toEqual(["OAUTH-REDIRECT-010"]);
-  }, 600_000);
+  }, ceiling(600_000));
 
   // A browser we did not write: its cookies, Origin and redirects, with each page and form post
   // of the sign-in and consent answered by whichever instance the proxy picks.
@@ -232,10 +233,10 @@ describePostgres("two instances behind a round-robin proxy, on PostgreSQL", () =
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);
     const browser: Profile = { ...profile, authorize: { driver: "browser", executablePath: CHROMIUM_PATH } };
-    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile: browser, cases: AUTHORIZE_CASES });
+    const summary = await runSuite({ baseUrl: api.url, authUrl: web.url, profile: browser, cases: AUTHORIZE_CASES, timeoutMs: ceiling(30_000), requestTimeoutMs: ceiling(10_000) });
     expect(summary.results.map((r) => [r.id, r.status, r.failure?.message])).toEqual([
       ["REF-AUTHORIZE-001", "passed", undefined],
       ["REF-AUTHORIZE-002", "passed", undefined],
     ]);
-  }, 90_000);
+  }, ceiling(90_000));
 });

@@ -11,6 +11,7 @@ import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInvalidField, useServer } from "./harness.ts";
 import { auth, insertIssueEvent, tokenFor } from "./feeds-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer();
 const labeled = JSON.parse(readFileSync(new URL("../../spec/examples/issue-event/valid-labeled.json", import.meta.url), "utf8")) as Record<string, unknown>;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   token = await tokenFor(db, "octocat", []);
   const start = Date.now() - 3_600_000;
   for (let i = 0; i < 35; i++) events.push(await insertIssueEvent(db, t.api, "octocat/hello-world", 1, labeled, new Date(start + i * 1000)));
-}, 60_000);
+}, ceiling(60_000));
 
 const get = (path: string, init: RequestInit = {}) => fetch(`${t.api}${path}`, { ...init, headers: auth(token) });
 

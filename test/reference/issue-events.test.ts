@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "./harness.ts";
 import { auth, insertIssueEvent, tokenFor } from "./feeds-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 const t = useServer();
 const example = (name: string) => JSON.parse(readFileSync(new URL(`../../spec/examples/issue-event/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   privateEvent = await insertIssueEvent(db, t.api, "octocat/secret-plans", 1, example("valid-labeled"), new Date(start));
   octo = await tokenFor(t.server.db, "octocat", ["repo"]);
   defunkt = await tokenFor(t.server.db, "defunkt", ["repo"]);
-}, 60_000);
+}, ceiling(60_000));
 
 const get = (path: string, token: string | null = octo) => fetch(`${t.api}${path}`, { headers: token ? auth(token) : {} });
 

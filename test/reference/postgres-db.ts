@@ -7,6 +7,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { startServer, type RunningServer, type ServerOptions } from "../../reference/server.ts";
+import { ceiling } from "../ceilings.ts";
 
 export const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl && process.env.CI) throw new Error("TEST_DATABASE_URL must be set under CI (see .ci/run)");
@@ -100,7 +101,7 @@ export function useTwoInstances(prefix: string, options: TwoInstanceOptions = {}
     if (a.status === "fulfilled") t.a = a.value;
     if (b.status === "fulfilled") t.b = b.value;
     for (const s of [a, b]) if (s.status === "rejected") throw s.reason;
-  }, 60_000);
+  }, ceiling(60_000));
   afterAll(async () => {
     await Promise.allSettled([t.a?.close(), t.b?.close()]);
     await t.db.drop();

@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import { cliBin, repoRoot } from "../cli/run-cli.ts";
 import type { DeliveryOptions } from "../../reference/deliveries/options.ts";
 import { ADMIN_TOKEN } from "./deliveries-fixtures.ts";
+import { ceiling } from "../ceilings.ts";
 
 export interface ServeChild {
   api: string;
@@ -37,7 +38,7 @@ export async function startServe(place: { dataDir: string } | { databaseUrl: str
   child.stderr!.on("data", (d: Buffer) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const ready = await new Promise<{ api: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve: no ready line; stderr:\n${stderr}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`serve: no ready line; stderr:\n${stderr}`)), ceiling(60_000));
     createInterface({ input: child.stdout! }).once("line", (line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line) as { api: string });

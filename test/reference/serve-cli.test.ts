@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli, runCliInProcess } from "../cli/run-cli.ts";
 import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "serve-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -36,7 +37,7 @@ async function serve(args: string[], env: Record<string, string | undefined> = {
   child.stderr.on("data", (d: Buffer) => (stderr += d));
   const exited = new Promise<number | null>((res) => child.on("exit", res));
   const ready = await new Promise<Pick<Served, "api" | "auth" | "listening">>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), ceiling(45_000));
     createInterface({ input: child.stdout }).once("line", (line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line) as Pick<Served, "api" | "auth" | "listening">);
@@ -101,7 +102,7 @@ describe("service-contract serve", () => {
     expect(code).toBe(0);
     // One line of JSON with exactly the two URLs, and nothing else on stdout.
     expect(stdout.split("\n")).toEqual([JSON.stringify({ api: served.api, auth: served.auth }), ""]);
-  }, 90_000);
+  }, ceiling(90_000));
 
   it("keeps the embedded database's data across a SIGTERM and a restart on the same --data-dir", async () => {
     expect(token).not.toBe("");
@@ -114,7 +115,7 @@ describe("service-contract serve", () => {
     await res.arrayBuffer();
     const list = await fetch(`${second.listening!.api}/authorizations`, { headers: { authorization: OCTOCAT } });
     expect(((await list.json()) as { note: string }[]).map((a) => a.note)).toEqual(["survives a restart"]);
-  }, 90_000);
+  }, ceiling(90_000));
 
   it("with --public-url and $SERVICE_CONTRACT_PUBLIC_AUTH_URL: prints them and where it listens, and writes them into its answers", async () => {
     const served = second!;
@@ -136,7 +137,7 @@ describe("service-contract serve", () => {
     }
     // The guide (written after the ready line, so read once the process is gone) names them too.
     expect(served.stderr()).toContain("open https://example.test/login/oauth/authorize?client_id=demo-client-id-0001");
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("loads --seed FILE into an empty database, and nothing with --seed none", async () => {
     const fixture = join(scratch, "fixture.json");
@@ -163,11 +164,11 @@ describe("service-contract serve", () => {
       const [a, b] = await Promise.all([fromFile.stop(), empty.stop()]);
       expect([a.code, b.code]).toEqual([0, 0]);
     }
-  }, 90_000);
+  }, ceiling(90_000));
 
   describePostgres("on PostgreSQL", () => {
     const db = scratchDatabase("sc_serve");
-    afterAll(() => db.drop(), 30_000);
+    afterAll(() => db.drop(), ceiling(30_000));
 
     it("reads DATABASE_URL when --database-url is not given (no --data-dir folder is made)", async () => {
       await db.create();
@@ -183,7 +184,7 @@ describe("service-contract serve", () => {
         expect((await served.stop()).code).toBe(0);
       }
       expect(existsSync(dataDir)).toBe(false);
-    }, 60_000);
+    }, ceiling(60_000));
   });
 
   // The exit-2 contract through the real binary once with an argument and once with an
@@ -195,7 +196,7 @@ describe("service-contract serve", () => {
     const result = Object.keys(env).length === 0 ? await runCli(args) : await runWithEnv(args, env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it.each([
     [["serve", "--port", "0", "--auth-port", "0", "--seed", "/no/such/fixture.yaml", "--data-dir", join(scratch, "x")], {}, /--seed \/no\/such\/fixture.yaml: no such file/],
@@ -212,5 +213,5 @@ describe("service-contract serve", () => {
     const result = await runCliInProcess(args, { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
-  }, 60_000);
+  }, ceiling(60_000));
 });

@@ -13,6 +13,7 @@ import { migrate } from "../../reference/db/migrate.ts";
 import { seedDatabase } from "../../reference/seed/load.ts";
 import { registerAdmin } from "../../reference/http/admin.ts";
 import { validateActivityEvent } from "../../generated/validators/index.js";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "simulate-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -48,7 +49,7 @@ describe("service-contract simulate", () => {
     } finally {
       await db.close();
     }
-  }, 90_000);
+  }, ceiling(90_000));
 
   it("exits 2 for an unknown event, repository or actor, and bad parameters", async () => {
     // The binary for the first; `main` in process for the other cases of the same exit-2 path.
@@ -70,7 +71,7 @@ describe("service-contract simulate", () => {
       expect(r.stderr).toMatch(/^service-contract: /);
       expect(r.stdout).toBe("");
     }
-  }, 120_000);
+  }, ceiling(120_000));
 
   it("--url and --admin-token go through a server's admin endpoint", async () => {
     const db = await openDatabase({});
@@ -100,5 +101,5 @@ describe("service-contract simulate", () => {
       await app.close();
       await db.close();
     }
-  }, 90_000);
+  }, ceiling(90_000));
 });

@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import { afterAll, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
 import { validateResponse } from "../../generated/validators/index.js";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "simulate-poll-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -29,7 +30,7 @@ it("simulate push on a running server: the feed shows it under a new ETag, then 
   child.stderr.on("data", (d: Buffer) => (stderr += d));
   try {
     const ready = await new Promise<{ api: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), ceiling(60_000));
       createInterface({ input: child.stdout }).once("line", (line) => {
         clearTimeout(timer);
         resolve(JSON.parse(line) as { api: string });
@@ -67,4 +68,4 @@ it("simulate push on a running server: the feed shows it under a new ETag, then 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   }
-}, 120_000);
+}, ceiling(120_000));

@@ -10,6 +10,7 @@ import { openDatabase } from "../../reference/db/database.ts";
 import { listMigrations, migrate } from "../../reference/db/migrate.ts";
 import { startServer } from "../../reference/server.ts";
 import { FixtureError, readFixture, seedDatabase } from "../../reference/seed/load.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "storage-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ describe("the embedded database on disk", () => {
     } finally {
       await second.close();
     }
-  }, 60_000);
+  }, ceiling(60_000));
 });
 
 describe("seed fixtures", () => {

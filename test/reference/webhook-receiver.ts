@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { ceiling } from "../ceilings.ts";
 
 export type Fault = "500" | "timeout" | "reset" | "redirect";
 
@@ -109,7 +110,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       for (const r of received) map.set(r.guid, [...(map.get(r.guid) ?? []), r]);
       return map;
     },
-    async until(predicate, timeoutMs = 15_000) {
+    async until(predicate, timeoutMs = ceiling(15_000)) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
         if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms (${received.length} requests received)`);

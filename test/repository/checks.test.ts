@@ -12,6 +12,7 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 /** tsc in a child process: its output, and whether it exited 0. */
 function typecheck(): Promise<{ code: number; output: string }> {
@@ -27,11 +28,11 @@ describe.concurrent("the repository", () => {
   it("type-checks: tsc -p tsconfig.json reports no error", async () => {
     const r = await typecheck();
     expect(r, r.output).toEqual({ code: 0, output: "" });
-  }, 180_000);
+  }, ceiling(180_000));
 
   it("has generated/ up to date with the spec: generate --check", async () => {
     const r = await runCli(["generate", "--check"]);
     expect({ code: r.code, stderr: r.stderr }, r.stdout).toEqual({ code: 0, stderr: "" });
     expect(r.stdout).toMatch(/^generated\/ is up to date \(\d+ files\)\n$/);
-  }, 180_000);
+  }, ceiling(180_000));
 });

@@ -10,6 +10,7 @@ import { loadPortableDocument } from "../../generators/portable-bundle.ts";
 import type { OpenApiDocument } from "../../generators/load-spec.ts";
 import { serverTarget } from "../../generators/targets/server/index.ts";
 import { fastifyUrl, routeViews, typeBase } from "../../generators/targets/server/view-model.ts";
+import { ceiling } from "../ceilings.ts";
 
 const spec = join(import.meta.dirname, "../../spec/openapi.yaml");
 let model: Model;
@@ -18,7 +19,7 @@ let portable: OpenApiDocument;
 beforeAll(async () => {
   portable = await loadPortableDocument(spec);
   model = buildModel(spec);
-}, 60_000);
+}, ceiling(60_000));
 
 describe("server target", () => {
   it.each([

@@ -15,6 +15,7 @@ import { runOAuthClientSuite, startAuthorizationServer, type AuthorizationServer
 import { startExampleClient, type ExampleClient } from "../../../conformance/examples/oauth-client/client.ts";
 import type { RunSummary } from "../../../conformance/core/types.ts";
 import { chromiumSkip } from "../../browser/chromium.ts";
+import { ceiling } from "../../ceilings.ts";
 
 const skipReason = await chromiumSkip();
 const clients: ExampleClient[] = [];
@@ -40,7 +41,7 @@ beforeAll(async () => {
   const first = await startExampleClient({ authUrl, clientId: "example-client-id", clientSecret: "example-client-secret-keep-it-private" });
   clients.push(first);
   server = await startAuthorizationServer(profileOf(first, { clientId: "example-client-id", clientSecret: "example-client-secret-keep-it-private" }));
-}, 60_000);
+}, ceiling(60_000));
 afterAll(async () => {
   for (const c of clients) await c.close();
   await server?.close();
@@ -61,7 +62,7 @@ describe.skipIf(skipReason)("conformance --oauth-client", () => {
     expect(idsWith(summary, "skipped")).toEqual(["OAUTH-CLIENT-PKCE-001"]);
     expect(summary.results.find((r) => r.id === "OAUTH-CLIENT-PKCE-001")?.reason).toMatch(/does not use PKCE/);
     expect(summary.counts.passed).toBe(summary.results.length - 1);
-  }, 240_000);
+  }, ceiling(240_000));
 });
 
 describe("conformance --oauth-client through the binary", () => {
@@ -80,7 +81,7 @@ describe("conformance --oauth-client through the binary", () => {
     expect(none.stderr).toMatch(/--profile is required with --oauth-client/);
     expect(bad.stderr).toMatch(/not a valid OAuth client profile[\s\S]*\/: must have required property 'callbackUrl'[\s\S]*\(extra\)/);
     expect(mixed.stderr).toMatch(/two suites/);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it.skipIf(skipReason)("the client without the state check, claiming PKCE it does not send, fails exactly OAUTH-CLIENT-STATE-002 and OAUTH-CLIENT-PKCE-001 (exit 1, JSON report)", async () => {
     // Its own authorization server (the binary starts one), so its own authUrl.
@@ -101,5 +102,5 @@ describe("conformance --oauth-client through the binary", () => {
     expect(report.target.authUrl).toBe(own);
     // The example sends no code_challenge.
     expect(report.results.find((x) => x.id === "OAUTH-CLIENT-PKCE-001")?.failure?.message).toMatch(/no S256 code_challenge/);
-  }, 180_000);
+  }, ceiling(180_000));
 });

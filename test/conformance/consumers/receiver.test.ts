@@ -18,6 +18,7 @@ import { RECEIVER_CASES, runReceiverSuite } from "../../../conformance/consumers
 import type { RunSummary } from "../../../conformance/core/types.ts";
 import { USER_AGENT } from "../../../reference/deliveries/request.ts";
 import { runCli, runCliInProcess } from "../../cli/run-cli.ts";
+import { ceiling } from "../../ceilings.ts";
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -88,7 +89,7 @@ describe("conformance --receiver (in process)", () => {
     const failures = summary.results.filter((r) => r.status === "failed").map((r) => `${r.id}: ${r.failure?.message}`);
     expect(failures).toEqual([]);
     expect(summary.counts).toEqual({ passed: RECEIVER_CASES.length, failed: 0, skipped: 0 });
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("a receiver that takes JSON only (as @octokit/webhooks' middleware does) passes by default: form is the contract's choice, not the seed's", async () => {
     const jsonOnly = await listen((req, res) => {
@@ -123,7 +124,7 @@ describe("conformance --receiver (in process)", () => {
     expect(byId.get("RECEIVER-TOLERANCE-001")!.failure?.actual).toMatch(/^500 TypeError/);
     // The curl line replays the forged delivery, headers and body.
     expect(byId.get("RECEIVER-SIGNATURE-002")!.failure?.curl).toMatch(/^curl -i -X POST .*'x-hub-signature-256: sha256=[0-9a-f]{64}'.*--data-raw/);
-  }, 60_000);
+  }, ceiling(60_000));
 });
 
 describe("the binary", () => {
@@ -141,7 +142,7 @@ describe("the binary", () => {
     expect(got.headers["x-hub-signature"]).toBe(`sha1=${createHmac("sha1", SECRET).update(got.body).digest("hex")}`);
     const payload = JSON.parse(new URLSearchParams(got.body.toString("utf8")).get("payload")!) as { action: string };
     expect(payload.action).toBe("closed");
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("webhooks send: 0 when the receiver accepts, 2 for a payload that breaks the contract (with the errors), 1 when sent anyway and refused", async () => {
     const bad = join(dir, "bad-push.json");
@@ -162,7 +163,7 @@ describe("the binary", () => {
     expect(forced.stdout).toMatch(/^422 Invalid HTTP Response: 422/m);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--content-type must be json or form/);
-  }, 60_000);
+  }, ceiling(60_000));
 
   it("conformance --receiver: 0 for the generated receiver (JSON report), 1 for the sloppy one, 2 for one that does not answer", async () => {
     const out = join(dir, "report");
@@ -184,5 +185,5 @@ describe("the binary", () => {
     const bad = await runCliInProcess(["conformance", "--receiver", generatedUrl, "--secret", SECRET, "--content-types", "json,xml"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('service-contract: --content-types takes json, form or both (comma-separated), got "json,xml"\n');
-  }, 90_000);
+  }, ceiling(90_000));
 });
