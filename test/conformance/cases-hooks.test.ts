@@ -64,7 +64,7 @@ describe("hook cases against the reference server", () => {
  */
 const BEYOND_THE_FAKE = new Set(["HOOKS-SERVICE-001", "HOOKS-SERVICE-002", "HOOKS-NAME-001", "HOOKS-DELIVERY-001", "HOOKS-DELIVERY-002", "HOOKS-TESTS-001", "HOOKS-OWNERSHIP-001"]);
 const FAKE_CASES = CASES.filter((c) => !BEYOND_THE_FAKE.has(c.id));
-const REPO_CASES = FAKE_CASES.filter((c) => !c.id.startsWith("HOOKS-ORG-") && c.id !== "HOOKS-ADMIN-001").map((c) => c.id);
+const REPO_CASES = FAKE_CASES.filter((c) => !c.id.startsWith("HOOKS-ORG-") && c.id !== "HOOKS-ADMIN-001" && c.id !== "HOOKS-CAP-001").map((c) => c.id);
 
 describe("hook cases against a sound fake hooks service", () => {
   it("every repository hook case and the catalog case pass; organization cases are skipped (the profile has no org)", async () => {
@@ -74,6 +74,8 @@ describe("hook cases against a sound fake hooks service", () => {
     for (const c of CASES.filter((x) => x.id.startsWith("HOOKS-ORG-"))) expect(results[c.id]).toMatchObject({ status: "skipped", reason: "profile has no org" });
     // The fake's profile has no second user: who may not administer is proven against the reference.
     expect(results["HOOKS-ADMIN-001"]?.status).toBe("skipped");
+    // The fake sets no limit on hooks: the cap case (D-REF-HOOKS-CAP) catches it.
+    expect(results["HOOKS-CAP-001"]).toMatchObject({ status: "failed", failure: { message: "the repository took 21 more hooks beside its 0 without refusing one" } });
   });
 });
 
