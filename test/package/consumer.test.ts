@@ -101,7 +101,9 @@ describe("the tarballs", () => {
     // The contract for other tools and languages (service-contract bundle).
     expect(files).toEqual(expect.arrayContaining(["bundle/openapi.json", "bundle/openapi-3.0.json", "bundle/json-schema/index.json", "bundle/json-schema/draft-07/webhooks/push.json"]));
     expect(files.filter((f) => /^(test|bench|\.ci|dist\/bench|dist\/test)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    // TypeScript sources only where they are examples to read and copy (conformance/examples/, also compiled in dist/).
+    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.startsWith("conformance/examples/"))).toEqual([]);
+    expect(files).toContain("dist/conformance/examples/webhook-receiver.js");
     const lightFiles = (await ok("tar", ["tzf", lightTgz], work)).stdout.trim().split("\n").sort();
     expect(lightFiles).toEqual([
       "package/README.md",
