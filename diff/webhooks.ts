@@ -6,21 +6,15 @@
  * know). Its headers and payload are compared in that direction; what a receiver answers
  * (any 2XX) is not compared.
  */
-import { child, isObject, type Contract, type Json, type Location } from "./documents.ts";
+import { child, isObject, type Contract } from "./documents.ts";
 import { fixedChange, WEBHOOK, type Change } from "./change.ts";
 import { compareBody } from "./content.ts";
 import { pointer, type DiffContext } from "./context.ts";
 import { compareParameters, parametersOf } from "./parameters.ts";
+import type { Operation } from "./operations.ts";
 
-interface Webhook {
-  name: string;
-  method: string;
-  node: Record<string, Json>;
-  loc: Location;
-  item: Record<string, Json>;
-  itemLoc: Location;
-  at: string;
-}
+/** A webhook is read like an operation (its path item and method), named instead of addressed. */
+type Webhook = Omit<Operation, "id" | "path"> & { name: string };
 
 function webhooksOf(contract: Contract): Map<string, Webhook> {
   const out = new Map<string, Webhook>();

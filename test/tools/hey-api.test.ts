@@ -5,9 +5,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, it } from "vitest";
+import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
-import { expectCallsReference, REPO, run, scratch, SPEC, typecheck, useReference, type Outcome } from "./clients/harness.ts";
+import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
 
 const USAGE = `
 import { createClient } from "./client/client/index.ts";
@@ -36,15 +36,4 @@ beforeAll(async () => {
   writeFileSync(join(dir, "usage.ts"), USAGE);
 }, 180_000);
 
-describe("@hey-api/openapi-ts", () => {
-  const t = useReference();
-  it("the generated client and its use type-check strictly", async () => {
-    await typecheck(dir);
-  }, 180_000);
-
-  it("calls the reference correctly", async () => {
-    const usage = (await import(join(dir, "usage.ts"))) as { run: (base: string) => Promise<Outcome> };
-    const outcome = await usage.run(t.api);
-    await expectCallsReference(t.api, outcome);
-  }, 60_000);
-});
+describeGeneratedClient("@hey-api/openapi-ts", () => dir);

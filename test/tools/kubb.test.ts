@@ -14,9 +14,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, it } from "vitest";
+import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
-import { expectCallsReference, REPO, run, scratch, SPEC, typecheck, useReference, type Outcome } from "./clients/harness.ts";
+import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
 
 const CONFIG = `
 import { defineConfig } from "@kubb/core";
@@ -70,14 +70,4 @@ beforeAll(async () => {
   writeFileSync(join(dir, "usage.ts"), USAGE);
 }, 300_000);
 
-describe("kubb", () => {
-  const t = useReference();
-  it("the generated client and its use type-check strictly", async () => {
-    await typecheck(dir);
-  }, 180_000);
-
-  it("calls the reference correctly", async () => {
-    const usage = (await import(join(dir, "usage.ts"))) as { run: (base: string) => Promise<Outcome> };
-    await expectCallsReference(t.api, await usage.run(t.api));
-  }, 60_000);
-});
+describeGeneratedClient("kubb", () => dir);

@@ -11,9 +11,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, it } from "vitest";
+import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
-import { expectCallsReference, REPO, run, scratch, typecheck, useReference, type Outcome } from "./clients/harness.ts";
+import { describeGeneratedClient, REPO, run, scratch } from "./clients/harness.ts";
 
 const USAGE = `
 import { Api } from "./gen/api.ts";
@@ -43,14 +43,4 @@ beforeAll(async () => {
   writeFileSync(join(dir, "usage.ts"), USAGE);
 }, 300_000);
 
-describe("swagger-typescript-api", () => {
-  const t = useReference();
-  it("the generated client and its use type-check strictly", async () => {
-    await typecheck(dir);
-  }, 180_000);
-
-  it("calls the reference correctly", async () => {
-    const usage = (await import(join(dir, "usage.ts"))) as { run: (base: string) => Promise<Outcome> };
-    await expectCallsReference(t.api, await usage.run(t.api));
-  }, 60_000);
-});
+describeGeneratedClient("swagger-typescript-api", () => dir);

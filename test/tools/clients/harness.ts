@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, expect } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../cli/run-cli.ts";
 import { useServer, type TestServer } from "../../reference/harness.ts";
 import { ADMIN_TOKEN, simulate } from "../../reference/deliveries-fixtures.ts";
@@ -89,4 +89,23 @@ export async function expectCallsReference(api: string, outcome: Outcome): Promi
   const hooks = (await (await fetch(`${api}/hooks`)).json()) as { name: string }[];
   expect(hooks.length).toBeGreaterThan(0);
   expect(outcome.hooks).toEqual({ status: 200, names: hooks.map((h) => h.name) });
+}
+
+/**
+ * The two checks every generator's test makes once its `beforeAll` has generated the client into
+ * `dir()` and written usage.ts: the whole project type-checks strictly, and the usage calls a
+ * running reference correctly.
+ */
+export function describeGeneratedClient(tool: string, dir: () => string): void {
+  describe(tool, () => {
+    const t = useReference();
+    it("the generated client and its use type-check strictly", async () => {
+      await typecheck(dir());
+    }, 180_000);
+
+    it("calls the reference correctly", async () => {
+      const usage = (await import(join(dir(), "usage.ts"))) as { run: (base: string) => Promise<Outcome> };
+      await expectCallsReference(t.api, await usage.run(t.api));
+    }, 60_000);
+  });
 }
