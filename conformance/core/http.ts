@@ -78,11 +78,6 @@ export interface HttpClientLimits {
   signal?: AbortSignal;
   /** What contract problems in a response do; default: the first fails the case. */
   judge?: ContractJudge;
-  /**
-   * The origins the run's credentials may go to (the API and web hosts). A request carrying
-   * credentials to any other origin — a `Link` that points elsewhere — is not sent, and fails.
-   */
-  credentialOrigins?: readonly string[];
 }
 
 /** A request as sent, whether or not an answer came: enough for a curl line. */
@@ -173,7 +168,7 @@ export class HttpClient {
 
   /** Credentials go only to the target's own origins: a URL the target handed out may point anywhere. */
   private keepCredentialsHome(url: string, headers: Record<string, string>): void {
-    const home = [...(this.limits.credentialOrigins ?? []), new URL(this.baseUrl).origin, new URL(this.authUrl).origin];
+    const home = [new URL(this.baseUrl).origin, new URL(this.authUrl).origin];
     const origin = new URL(url).origin;
     if (home.includes(origin)) return;
     const carried = ["authorization", "cookie", "x-service-otp"].filter((h) => headers[h] !== undefined);
