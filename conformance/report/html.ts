@@ -13,6 +13,7 @@ import { countsText, formatDuration, formatValue, groupByArea, levelLines } from
 import { rulesOf } from "../run/rule-results.ts";
 import type { RuleResult } from "../core/types.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html-assets.ts";
+import { renderRuleText } from "./markdown.ts";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -43,8 +44,9 @@ function rulesRow(ids: readonly string[]): string {
 const RULE_STATUS: Record<RuleResult["status"], string> = { passed: "passed", failed: "failed", off: "switched off", unchecked: "not checked" };
 
 /**
- * Every rule of the run, seed rules first, each with its text, its outcome and its cases: what
- * the links of the cases point at, and the two levels rule by rule.
+ * Every rule of the run, seed rules first, each with its text (Markdown in the files, rendered
+ * with raw HTML off: ./markdown.ts), its outcome and its cases: what the links of the cases point
+ * at, and the two levels rule by rule.
  */
 function rulesSection(results: readonly CaseResult[], ruled: readonly RuleResult[], known: ReadonlyMap<string, Rule>): string {
   if (ruled.length === 0) return "";
@@ -55,7 +57,7 @@ function rulesSection(results: readonly CaseResult[], ruled: readonly RuleResult
       const where = rule ? `${rule.source === "seed" ? "seed" : "spec/DECISIONS.md"} › ${rule.section}` : "unknown rule";
       const cases = results.filter((c) => c.rules?.includes(r.id)).map((c) => `<a href="#case-${escapeHtml(c.id)}">${escapeHtml(c.id)}</a>`).join(", ");
       const failures = r.failures.map((f) => `<li>${escapeHtml(f.case)}: ${escapeHtml(f.message)}</li>`).join("");
-      return `<li id="${escapeHtml(ruleAnchor(r.id))}" class="rule ${r.status}"><code>${escapeHtml(r.id)}</code> <span class="badge">${escapeHtml(RULE_STATUS[r.status])}</span> <span class="where">${escapeHtml(where)}</span><p>${escapeHtml(rule?.text ?? "")}</p>${failures ? `<ul class="rule-failures">${failures}</ul>` : ""}<p class="cases">Cases: ${cases || "none of this run"}</p></li>`;
+      return `<li id="${escapeHtml(ruleAnchor(r.id))}" class="rule ${r.status}"><code>${escapeHtml(r.id)}</code> <span class="badge">${escapeHtml(RULE_STATUS[r.status])}</span> <span class="where">${escapeHtml(where)}</span><p>${renderRuleText(rule?.text ?? "")}</p>${failures ? `<ul class="rule-failures">${failures}</ul>` : ""}<p class="cases">Cases: ${cases || "none of this run"}</p></li>`;
     });
   return `<section class="rules"><h2>Rules</h2><ul>${items.join("\n")}</ul></section>`;
 }

@@ -14,6 +14,7 @@ import { htmlReport, junitXml, parseReporters, prepareReportDir, writeReports } 
 import { runSuite } from "../../conformance/run/runner.ts";
 import { FAKE_CASES, PROFILE, startFakeTarget } from "./fake-target.ts";
 import { SAMPLE } from "./sample-summary.ts";
+import { renderRuleText } from "../../conformance/report/markdown.ts";
 
 const schema = JSON.parse(readFileSync(join(import.meta.dirname, "../../conformance/report/results.schema.json"), "utf8")) as object;
 const validateResults = createAjv([]).compile(schema);
@@ -114,6 +115,19 @@ describe("HTML report", () => {
     expect(html).toMatch(/<article class="case failed" id="case-OAUTH-REDIRECT-007"[^>]*>\n<details open>/);
     expect(html).toMatch(/<article class="case passed" id="case-FEEDS-ETAG-001"[^>]*>\n<details>/);
     expect(html).toContain("<dt>Pointer</dt><dd>/status</dd>");
+  });
+});
+
+describe("the rules' Markdown in the HTML report", () => {
+  it("renders code, strong and emphasis as CommonMark does, and leaves snake_case alone", () => {
+    expect(renderRuleText("**Reset** — `X-RateLimit-Reset` in _epoch_ seconds; user_verification_uri and `a*b*c`")).toBe(
+      "<strong>Reset</strong> — <code>X-RateLimit-Reset</code> in <em>epoch</em> seconds; user_verification_uri and <code>a*b*c</code>",
+    );
+  });
+
+  it("escapes markup instead of running it, in code spans and outside them, and drops script links", () => {
+    const html = renderRuleText('`<Pascal(event)>Event` <script>alert("x")</script> <img src=x onerror=alert(1)> [click](javascript:alert(1))');
+    expect(html).toBe('<code>&lt;Pascal(event)&gt;Event</code> &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt; [click](javascript:alert(1))');
   });
 });
 

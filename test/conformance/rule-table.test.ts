@@ -96,7 +96,7 @@ describe("the HTML report", () => {
       results: [{ id: "CONTRACT-RATE-001", title: "t", area: "contract", seed: "Limits", rules: ["D-RATE-RESET"], status: "passed", durationMs: 1, notes: [] }],
     });
     expect(html).toContain('<a href="#rule-D-RATE-RESET"><code>D-RATE-RESET</code></a>');
-    expect(html).toMatch(/<li id="rule-D-RATE-RESET" class="rule passed"><code>D-RATE-RESET<\/code> <span class="badge">passed<\/span> <span class="where">spec\/DECISIONS.md › Whole API<\/span><p>\*\*Rate-limit reset/);
+    expect(html).toMatch(/<li id="rule-D-RATE-RESET" class="rule passed"><code>D-RATE-RESET<\/code> <span class="badge">passed<\/span> <span class="where">spec\/DECISIONS.md › Whole API<\/span><p><strong>Rate-limit reset and the exceeded response<\/strong> \(seed: not shown\) — <code>X-RateLimit-Reset<\/code> in UTC epoch seconds;/);
     expect(html).toContain('Cases: <a href="#case-CONTRACT-RATE-001">CONTRACT-RATE-001</a>');
   });
 });
