@@ -16,7 +16,7 @@ export interface LayoutFindings {
   placeholderCut: string[];
   /** IDs, durations and badges laid out on more than one line. */
   wrapped: string[];
-  /** Words in code boxes broken across lines although they fit on one. */
+  /** Words (letters and digits) in code boxes split across lines although they fit on one. */
   brokenWords: string[];
   /** Smallest (title width / case summary width) over the visible cases. */
   minTitleShare: number;
@@ -82,18 +82,28 @@ export function measureLayout(): LayoutFindings {
 
   const brokenWords: string[] = [];
   for (const box of [...document.querySelectorAll("pre, code")].filter(visible)) {
-    const width = box.clientWidth || box.getBoundingClientRect().width;
+    // The room for a line: the content box (padding excluded); an inline code's lines span its whole box.
+    const style = getComputedStyle(box);
+    const width = box.clientWidth ? box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) : box.getBoundingClientRect().width;
     const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent ?? "";
-      // A word here is a run without whitespace or hyphen: breaking after a hyphen is ordinary line breaking.
-      for (const m of text.matchAll(/[^\s-]+/g)) {
-        if (lines(node, m.index!, m.index! + m[0].length) <= 1) continue;
+      // Lines may break after a space, a hyphen, a "?" or a "/" as line breaking allows; what
+      // must not happen is letters split from letters (word-break: break-all) in a token — a run
+      // without spaces — that would fit on a line of its own. A longer token (a long URL) has to
+      // be split somewhere, and there the browser's emergency break is the right one.
+      const tokenWidth = (start: number, end: number): number => {
         const range = document.createRange();
-        range.setStart(node, m.index!);
-        range.setEnd(node, m.index! + m[0].length);
-        const wordWidth = [...range.getClientRects()].reduce((sum, r) => sum + r.width, 0);
-        if (wordWidth < width - 2) brokenWords.push(`${m[0].slice(0, 40)} in ${name(box)}`);
+        range.setStart(node!, start);
+        range.setEnd(node!, end);
+        return [...range.getClientRects()].reduce((sum, r) => sum + r.width, 0);
+      };
+      for (const token of text.matchAll(/\S+/g)) {
+        const start = token.index!;
+        if (lines(node, start, start + token[0].length) <= 1 || tokenWidth(start, start + token[0].length) >= width) continue;
+        for (const word of token[0].matchAll(/[\p{L}\p{N}]+/gu)) {
+          if (lines(node, start + word.index!, start + word.index! + word[0].length) > 1) brokenWords.push(`${word[0].slice(0, 40)} in ${name(box)}`);
+        }
       }
     }
   }
