@@ -2266,21 +2266,7 @@ export interface components {
              */
             events: components["schemas"]["WebhookEventName"][];
             id: number;
-            /** @description Outcome of the most recent delivery. */
-            last_response: {
-                /** @description HTTP status code the receiver answered with; null before the first delivery. */
-                code: number | null;
-                /**
-                 * @description Human-readable detail of the last delivery (null before the first one).
-                 * @example OK
-                 */
-                message: string | null;
-                /**
-                 * @description `unused` before the first delivery, `active` after a successful one, otherwise a short error text (`Invalid HTTP Response: 500`, `timed out`, ...).
-                 * @example active
-                 */
-                status: string;
-            };
+            last_response: components["schemas"]["Hook_LastResponse"];
             /**
              * @description `web` for a webhook, otherwise the name of the service (as listed by `GET /hooks`).
              * @example web
@@ -2307,6 +2293,21 @@ export interface components {
              */
             url: string;
         } & (unknown & unknown & unknown & unknown);
+        /** @description Outcome of the most recent delivery. */
+        Hook_LastResponse: {
+            /** @description HTTP status code the receiver answered with; null before the first delivery. */
+            code: number | null;
+            /**
+             * @description Human-readable detail of the last delivery (null before the first one).
+             * @example OK
+             */
+            message: string | null;
+            /**
+             * @description `unused` before the first delivery, `active` after a successful one, otherwise a short error text (`Invalid HTTP Response: 500`, `timed out`, ...).
+             * @example active
+             */
+            status: string;
+        };
         /**
          * HookConfig
          * @description The `config` of a webhook (`name: web`), in requests and responses. All values are strings. `secret` is write-only: it is accepted in create and update requests and used to sign deliveries (`X-Hub-Signature`, `X-Hub-Signature-256`), but the service never returns it, so response bodies omit it. Service hooks (`name` other than `web`) have their own keys (see `$defs/ServiceHookConfig` and the catalog `GET /hooks`), so extra string-valued keys are allowed here too.
@@ -3025,7 +3026,7 @@ export interface components {
             deliveries_url?: string;
             events: string[];
             id: number;
-            last_response?: components["schemas"]["Hook"]["last_response"];
+            last_response?: components["schemas"]["Hook_LastResponse"];
             name: string;
             /** Format: uri */
             ping_url: string;
