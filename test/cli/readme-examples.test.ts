@@ -3,7 +3,7 @@
  * (recursively) runs here, against a server this test starts, and must exit 0.
  *
  * Convention for a block that cannot run in a test (it runs until Ctrl-C, takes minutes, or
- * needs a remote host): the line right before its fence is
+ * needs a remote host): a line right before its fence (among the comment lines there) is
  *     <!-- readme-test: skip — the reason -->
  * and the reason is required. Every other ```sh block runs.
  *
@@ -19,6 +19,12 @@
  *     on free ports (demo data, without the history, which only takes time);
  *   - `http://127.0.0.1:9000` → a webhook receiver started here, which must see the walk-through's
  *     ping and push, signed with its secret.
+ * A block that uses what the package ships for its users (the walk-throughs' example receiver and
+ * OAuth client, compiled in `node_modules/service-contract/dist/conformance/examples/`) is marked
+ *     <!-- readme-test: installed -->
+ * and runs instead as a user who ran `npm install service-contract` runs it: in an empty project
+ * where the run's packed tarball (test/package/packed.ts) is installed, with `npx service-contract`
+ * → that project's `node_modules/.bin/service-contract` (the compiled command, no TypeScript).
  * Links in those READMEs must stay inside the repository (they ship in clones and the package).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -32,15 +38,19 @@ import { freePort } from "../../cli/free-port.ts";
 import { cliBin, repoRoot } from "./run-cli.ts";
 import { createInterface } from "node:readline";
 import { ceiling } from "../ceilings.ts";
+import { emptyProject, install, npmEnv, packedTarballs } from "../package/packed.ts";
 
 interface Block {
   file: string;
   line: number;
   script: string;
   skip?: string;
+  /** Runs in a project with the packed package installed, not in a clone. */
+  installed?: boolean;
 }
 
 const SKIP = /^<!--\s*readme-test:\s*skip\s*[—-]+\s*(.*?)\s*-->$/;
+const INSTALLED = /^<!--\s*readme-test:\s*installed\s*-->$/;
 
 function blocksOf(file: string): Block[] {
   const lines = readFileSync(join(repoRoot, file), "utf8").split("\n");
@@ -56,8 +66,12 @@ function blocksOf(file: string): Block[] {
     const start = i;
     const body: string[] = [];
     while (++i < lines.length && lines[i] !== "```") body.push(lines[i]!);
-    const skip = SKIP.exec((lines[start - 1] ?? "").trim())?.[1];
-    blocks.push({ file, line: start + 1, script: body.join("\n"), ...(skip !== undefined ? { skip } : {}) });
+    // The marker comments right above the fence, one a line.
+    const markers: string[] = [];
+    for (let j = start - 1; j >= 0 && /^<!--.*-->$/.test(lines[j]!.trim()); j--) markers.push(lines[j]!.trim());
+    const skip = markers.map((m) => SKIP.exec(m)?.[1]).find((r) => r !== undefined);
+    const installed = markers.some((m) => INSTALLED.test(m));
+    blocks.push({ file, line: start + 1, script: body.join("\n"), ...(skip !== undefined ? { skip } : {}), ...(installed ? { installed } : {}) });
   }
   return blocks;
 }
@@ -112,10 +126,23 @@ describe("the READMEs", () => {
       else expect(b.script.replace(/npx service-contract/g, ""), `${b.file}:${b.line}`).not.toMatch(/\bnpx\b|\bnpm (ci|install|i)\b/);
     }
   });
+
+  it("run every block that uses the package's own files from an installed package, and no other", () => {
+    const installed = BLOCKS.filter((b) => b.installed);
+    expect(installed.length).toBeGreaterThanOrEqual(1);
+    for (const b of BLOCKS) {
+      const usesPackage = /node_modules\/service-contract\//.test(b.script);
+      expect(b.installed === true, `${b.file}:${b.line} ${usesPackage ? "names node_modules/service-contract/ but is not marked installed" : "is marked installed but names nothing the package ships"}`).toBe(usesPackage);
+      // The examples run compiled from the package, not from this clone's TypeScript.
+      if (!b.skip) expect(b.script, `${b.file}:${b.line}`).not.toMatch(/--import tsx|(^|\s)conformance\/examples\//m);
+    }
+  });
 });
 
 (TOOLS_SKIP ? describe.skip : describe)(`the READMEs' shell examples${TOOLS_SKIP ? ` — ${TOOLS_SKIP}` : ""}`, () => {
   const scratch = mkdtempSync(join(tmpdir(), "readme-examples-"));
+  // A user's project: the run's packed tarball installed, nothing else (for the blocks marked installed).
+  const project = join(scratch, "project");
   let serve: { api: string; auth: string; stop(): Promise<unknown> };
   let receiver: Server;
   let receiverUrl: string;
@@ -141,11 +168,18 @@ describe("the READMEs", () => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+    const installing = BLOCKS.some((b) => b.installed && !b.skip)
+      ? packedTarballs().then(({ toolkit }) => {
+          emptyProject(project);
+          return install(project, toolkit);
+        })
+      : undefined;
     serve = await startServe(join(scratch, "served"));
     // The blocks run concurrently, so the feed that `validate … -` reads gets its event here.
     const made = await fetch(`${serve.api}/_admin/simulate/push`, { method: "POST", headers: { "content-type": "application/json", "x-admin-token": ADMIN_TOKEN }, body: "{}" });
     expect(made.status).toBe(201);
-  }, ceiling(120_000));
+    await installing;
+  }, ceiling(420_000));
   afterAll(async () => {
     await serve?.stop();
     await new Promise((r) => receiver?.close(r));
@@ -159,13 +193,12 @@ describe("the READMEs", () => {
     const ownPort = block.script.includes("9001") ? await freePort() : 9001;
     const script = block.script
       .replace(/\b9001\b/g, String(ownPort))
-      // Blocks run in a scratch folder; the repository's example programs are named from the clone.
-      .replace(/(^|\s)conformance\/examples\//gm, `$1${repoRoot}/conformance/examples/`)
-      .replace(/npx service-contract/g, `node ${cliBin}`)
+      // A user's project runs the package's command; a clone's runs its sources (no download either way).
+      .replace(/npx service-contract/g, block.installed ? "node_modules/.bin/service-contract" : `node ${cliBin}`)
       .replace(/http:\/\/127\.0\.0\.1:3000/g, serve.api)
       .replace(/http:\/\/127\.0\.0\.1:3001/g, serve.auth)
       .replace(/http:\/\/127\.0\.0\.1:9000/g, receiverUrl);
-    const r = await bash(script, scratch);
+    const r = await bash(script, block.installed ? project : scratch, block.installed ? npmEnv : process.env);
     expect(r.code, `${block.file}:${block.line}\n${script}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(0);
   }, ceiling(240_000));
 
@@ -197,9 +230,9 @@ async function startServe(dataDir: string): Promise<{ api: string; auth: string;
   };
 }
 
-function bash(script: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env: { ...process.env, SERVICE_CONTRACT_ADMIN_TOKEN: ADMIN_TOKEN } });
+    const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env: { ...env, SERVICE_CONTRACT_ADMIN_TOKEN: ADMIN_TOKEN } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));

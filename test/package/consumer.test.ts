@@ -7,51 +7,25 @@
  * into its own tree with `generate --out`, and the install sizes stay within budget: the light
  * `@service-contract/validators` ≤ 5 MB, the toolkit without its optional peers ≤ 120 MB.
  *
- * One pack and two installs for the whole file (npm's cache, --prefer-offline): about a minute.
+ * Two installs for the whole file (npm's cache, --prefer-offline) of the run's one pack (packed.ts,
+ * shared with the README's walk-throughs): about a minute.
  */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { ceiling } from "../ceilings.ts";
 import { freePort } from "../../cli/free-port.ts";
+import { emptyProject, install, npmEnv, ok, packedTarballs, sh } from "./packed.ts";
 
-const exec = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
 const work = mkdtempSync(join(tmpdir(), "sc-consumer-"));
 const light = join(work, "light");
 const full = join(work, "full");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** npm as the user runs it, without the settings of an `npm test` that may be running this file. */
-const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
-Object.assign(npmEnv, { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" });
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function sh(command: string, args: string[], cwd: string): Promise<Run> {
-  try {
-    const { stdout, stderr } = await exec(command, args, { cwd, env: npmEnv, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? String(error) };
-  }
-}
-
-async function ok(command: string, args: string[], cwd: string): Promise<Run> {
-  const run = await sh(command, args, cwd);
-  if (run.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
-  return run;
-}
 
 /** `du -sk node_modules` in MB: what the install costs on disk. */
 async function installedMb(project: string): Promise<number> {
@@ -59,29 +33,17 @@ async function installedMb(project: string): Promise<number> {
   return Number(stdout.split("\t")[0]) / 1024;
 }
 
-function emptyProject(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2));
-}
-
 const installs: Record<"light" | "full", { mb: number; output: string }> = {} as never;
 let toolkitTgz = "";
 let lightTgz = "";
 
 beforeAll(async () => {
-  const packs = join(work, "packs");
-  mkdirSync(packs);
-  // Both packs run their prepack build; the light one only copies and compiles one file.
-  await Promise.all([ok("npm", ["pack", "--pack-destination", packs], repoRoot), ok("npm", ["pack", "-w", "packages/validators", "--pack-destination", packs], repoRoot)]);
-  const tgz = readdirSync(packs);
-  toolkitTgz = join(packs, tgz.find((f) => f.startsWith("service-contract-"))!);
-  lightTgz = join(packs, tgz.find((f) => f.startsWith("service-contract-validators-"))!);
+  ({ toolkit: toolkitTgz, validators: lightTgz } = await packedTarballs());
   expect(toolkitTgz).not.toBe(lightTgz);
 
   emptyProject(light);
   emptyProject(full);
   writeFileSync(join(full, "browser-profile.yaml"), "users:\n  - login: octocat\nauthorize:\n  driver: browser\n");
-  const install = (dir: string, tarball: string) => ok("npm", ["install", "--prefer-offline", tarball], dir);
   const [l, f] = await Promise.all([install(light, lightTgz), install(full, toolkitTgz)]);
   installs.light = { mb: await installedMb(light), output: l.stdout + l.stderr };
   installs.full = { mb: await installedMb(full), output: f.stdout + f.stderr };

@@ -1,0 +1,121 @@
+/**
+ * The two tarballs `npm pack` makes of this repository (the toolkit, whose prepack builds dist/
+ * with tsc, and the light `@service-contract/validators`), made once per test run and shared by
+ * the files that install them (test/package/consumer.test.ts, the README's walk-throughs in
+ * test/cli/readme-examples.test.ts). Packing costs about 15 s of CPU; two files each packing
+ * would also race on dist/.
+ *
+ * Once per run, across vitest's worker processes: the first caller creates the run's `pack/`
+ * folder (mkdir is atomic) and packs; the others wait for its `ready.json` (or `failed.txt`).
+ * The run folder (test/processes/marks.ts) is removed when the run ends.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
+import { RUN_DIR_VARIABLE } from "../processes/marks.ts";
+
+const exec = promisify(execFile);
+
+export interface Tarballs {
+  toolkit: string;
+  validators: string;
+}
+
+/** npm as the user runs it, without the settings of an `npm test` that may be running this file. */
+export const npmEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))),
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+};
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command; a failure is a result (its exit code and output), not an exception. */
+export async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = npmEnv): Promise<Run> {
+  try {
+    const { stdout, stderr } = await exec(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? String(error) };
+  }
+}
+
+/** Runs a command that must succeed. */
+export async function ok(command: string, args: string[], cwd: string): Promise<Run> {
+  const run = await sh(command, args, cwd);
+  if (run.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run;
+}
+
+/** An empty ESM project, as `npm init` leaves one. */
+export function emptyProject(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2));
+}
+
+/** `npm install` of a tarball into a project, from npm's cache where it can. */
+export function install(project: string, tarball: string): Promise<Run> {
+  return ok("npm", ["install", "--prefer-offline", tarball], project);
+}
+
+async function pack(into: string): Promise<Tarballs> {
+  // Both packs run their prepack build; the light one only copies and compiles one file.
+  await Promise.all([ok("npm", ["pack", "--pack-destination", into], repoRoot), ok("npm", ["pack", "-w", "packages/validators", "--pack-destination", into], repoRoot)]);
+  const files = readdirSync(into);
+  const find = (prefix: string) => {
+    const name = files.find((f) => f.startsWith(prefix) && f.endsWith(".tgz"));
+    if (!name) throw new Error(`npm pack wrote no ${prefix}*.tgz in ${into} (it holds: ${files.join(", ")})`);
+    return join(into, name);
+  };
+  return { toolkit: find("service-contract-"), validators: find("service-contract-validators-") };
+}
+
+let mine: Promise<Tarballs> | undefined;
+
+/** The run's tarballs, packed by whichever file asked first. */
+export function packedTarballs(): Promise<Tarballs> {
+  mine ??= shared();
+  return mine;
+}
+
+async function shared(): Promise<Tarballs> {
+  const runDir = process.env[RUN_DIR_VARIABLE] ?? mkdtempSync(join(tmpdir(), "sc-pack-"));
+  const dir = join(runDir, "pack");
+  const ready = join(dir, "ready.json");
+  const failed = join(dir, "failed.txt");
+  let owner = true;
+  try {
+    mkdirSync(dir);
+  } catch {
+    owner = false;
+  }
+  if (owner) {
+    try {
+      const tarballs = await pack(dir);
+      // Written whole, then renamed: a waiting worker never reads half of it.
+      writeFileSync(`${ready}.tmp`, JSON.stringify(tarballs));
+      renameSync(`${ready}.tmp`, ready);
+      return tarballs;
+    } catch (error) {
+      writeFileSync(failed, String((error as Error).stack ?? error));
+      throw error;
+    }
+  }
+  // Another worker packs: wait for its verdict (a condition, with a ceiling for a stuck pack).
+  for (const until = Date.now() + ceiling(300_000); Date.now() < until; ) {
+    if (existsSync(ready)) return JSON.parse(readFileSync(ready, "utf8")) as Tarballs;
+    if (existsSync(failed)) throw new Error(`npm pack failed in another test file:\n${readFileSync(failed, "utf8")}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no tarballs in ${dir}: the test file packing them did not finish`);
+}
