@@ -3996,8 +3996,11 @@ export interface components {
             starred_url: string;
             /** Format: uri */
             subscriptions_url: string;
-            /** @enum {string} */
-            type: "User" | "Organization" | "Bot";
+            /**
+             * @description `User`, `Organization` or `Bot` from a server of this contract (D-SCHEMA-USER-TYPE); any string is taken, since the real service has more account types than the seed shows (DECISIONS D-RECEIVED-RESPONSES).
+             * @example User
+             */
+            type: string;
             /**
              * Format: uri
              * @description API URL of the account.
