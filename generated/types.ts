@@ -1913,7 +1913,7 @@ export interface components {
              * @example user
              */
             pusher_type?: string;
-            /** @description Short name of the created branch or tag (no `refs/heads/` prefix); null when a repository was created. */
+            /** @description Short name of the created branch or tag (no `refs/heads/` prefix). When a repository was created a server of this contract sends null (D-SCHEMA-ACTIVITY-CREATE, checked by the conformance suite); the real service sends the default branch there, so the schema takes either (DECISIONS D-RECEIVED-RESPONSES). */
             ref: string | null;
             /**
              * @description What was created.
@@ -2266,7 +2266,7 @@ export interface components {
              */
             events: components["schemas"]["WebhookEventName"][];
             id: number;
-            last_response: components["schemas"]["Hook_LastResponse"];
+            last_response?: components["schemas"]["Hook_LastResponse"];
             /**
              * @description `web` for a webhook, otherwise the name of the service (as listed by `GET /hooks`).
              * @example web
@@ -2374,7 +2374,7 @@ export interface components {
         } & unknown;
         /**
          * HookDelivery
-         * @description One attempt to deliver an event to a hook, as listed by `GET …/hooks/:id/deliveries` (newest first). Every attempt to deliver the same payload (automatic retries and redeliveries requested with `POST …/deliveries/:delivery_id/attempts`) shares the `guid` sent as `X-Service-Delivery` and gets its own `id`. An attempt is listed once it has completed (answered, failed or timed out after 10 s).
+         * @description One attempt to deliver an event to a hook, as listed by `GET …/hooks/:id/deliveries` (newest first). Every attempt to deliver the same payload (automatic retries and redeliveries requested with `POST …/deliveries/:delivery_id/attempts`) shares the `guid` sent as `X-Service-Delivery` and gets its own `id`. An attempt is listed once it has completed (answered, failed or timed out after 10 s). `attempt`, `next_attempt_at` and `url` are optional: the real service does not send them (DECISIONS D-RECEIVED-RESPONSES); a server of this contract sends all three (D-SCHEMA-DELIVERY-LOG, checked by the conformance suite).
          */
         HookDelivery: {
             /**
@@ -2383,7 +2383,7 @@ export interface components {
              */
             action: string | null;
             /** @description 1 for the first attempt at this `guid`, counting up through retries and redeliveries. */
-            attempt: number;
+            attempt?: number;
             /**
              * Format: date-time
              * @description When the request was sent.
@@ -2410,7 +2410,7 @@ export interface components {
              * Format: date-time
              * @description When the automatic retry of this failed attempt is scheduled; null when none is scheduled (the attempt succeeded, or automatic retries are exhausted).
              */
-            next_attempt_at: string | null;
+            next_attempt_at?: string | null;
             /** @description True when the attempt was requested through `POST …/deliveries/:delivery_id/attempts`; false for the first attempt and automatic retries. */
             redelivery: boolean;
             /**
@@ -2425,7 +2425,7 @@ export interface components {
              * @description The URL the payload was sent to (the hook's `config.url` at the time; for service hooks, the service's endpoint).
              * @example https://ci.example.com/service-webhook
              */
-            url: string;
+            url?: string;
         } & unknown;
         /**
          * HookDeliveryDetail
@@ -2433,10 +2433,12 @@ export interface components {
          */
         HookDeliveryDetail: {
             request: {
-                /** @description The request headers as sent (names in the casing shown). */
-                headers: {
+                /** @description The request headers as sent (names in the casing shown). The real service records `content-type` in lower case, so either casing of that name is taken (DECISIONS D-RECEIVED-RESPONSES); a server of this contract records `Content-Type`. */
+                headers: ({
+                    /** @description `Content-Type` as the real service records it (lower case). */
+                    "content-type"?: string;
                     /** @description application/json or application/x-www-form-urlencoded, as a media type: parameters such as charset may follow. */
-                    "Content-Type": string;
+                    "Content-Type"?: string;
                     /** @example Service-Hookshot/044aadd */
                     "User-Agent": string;
                     "X-Hub-Signature"?: string;
@@ -2447,10 +2449,14 @@ export interface components {
                     "X-Service-Event": string;
                 } & {
                     [key: string]: string;
+                }) | {
+                    "Content-Type": unknown;
+                } | {
+                    "content-type": unknown;
                 };
                 /** @description The delivered payload: the JSON object for `content_type: json`; for `content_type: form`, the exact form body sent (`payload=<url-encoded JSON>`). */
                 payload: Record<string, never> | string;
-            } & unknown;
+            } & (unknown & unknown);
             response: {
                 /** @description The receiver's response headers; empty when there was no response. */
                 headers: {
@@ -3312,13 +3318,13 @@ export interface components {
         });
         /**
          * PushEventPayload
-         * @description Payload of a `PushEvent`: a Git push to a branch or tag. The webhook delivery for `push` is more detailed (`webhooks/push.json`); this is the activity feed's shorter form.
+         * @description Payload of a `PushEvent`: a Git push to a branch or tag. The webhook delivery for `push` is more detailed (`webhooks/push.json`); this is the activity feed's shorter form. `size`, `distinct_size` and `commits` are optional here: the real service stopped sending them in feeds (DECISIONS D-RECEIVED-RESPONSES); a server of this contract sends them (D-SCHEMA-ACTIVITY-PUSH-PAYLOAD, checked by the conformance suite).
          */
         PushEventPayload: {
             /** @description SHA of the most recent commit on `ref` before the push (all zeros for a new ref). */
             before: string;
             /** @description The pushed commits, oldest first; at most 20 (`size` gives the full count). */
-            commits: {
+            commits?: {
                 /** @description Git author of the commit. */
                 author: {
                     email: string;
@@ -3335,7 +3341,7 @@ export interface components {
                 url: string;
             }[];
             /** @description Number of distinct commits in the push. */
-            distinct_size: number;
+            distinct_size?: number;
             /** @description SHA of the most recent commit on `ref` after the push. */
             head: string;
             /** @description Unique identifier of the push. */
@@ -3343,7 +3349,7 @@ export interface components {
             /** @description The full Git ref that was pushed, e.g. `refs/heads/main`. */
             ref: string;
             /** @description Number of commits in the push (may exceed the length of `commits`). */
-            size: number;
+            size?: number;
         };
         /**
          * PushWebhookPayload
@@ -3991,8 +3997,11 @@ export interface components {
             starred_url: string;
             /** Format: uri */
             subscriptions_url: string;
-            /** @enum {string} */
-            type: "User" | "Organization" | "Bot";
+            /**
+             * @description `User`, `Organization` or `Bot` from a server of this contract (D-SCHEMA-USER-TYPE); any string is taken, since the real service has more account types than the seed shows (DECISIONS D-RECEIVED-RESPONSES).
+             * @example User
+             */
+            type: string;
             /**
              * Format: uri
              * @description API URL of the account.

@@ -10,5 +10,6 @@ import { ETAG_CASES } from "./etag.ts";
 import { WINDOW_CASES } from "./window.ts";
 import { VISIBILITY_CASES } from "./visibility.ts";
 import { ORDER_CASES } from "./order.ts";
+import { PAYLOAD_CASES } from "./payloads.ts";
 
-export const CASES: Case[] = [...PAGINATION_CASES, ...ETAG_CASES, ...WINDOW_CASES, ...VISIBILITY_CASES, ...ORDER_CASES];
+export const CASES: Case[] = [...PAGINATION_CASES, ...ETAG_CASES, ...WINDOW_CASES, ...VISIBILITY_CASES, ...ORDER_CASES, ...PAYLOAD_CASES];

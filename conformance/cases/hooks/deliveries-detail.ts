@@ -16,6 +16,22 @@ interface LoggedAttempt {
   guid: string;
   event: string;
   status_code: number;
+  attempt?: unknown;
+  next_attempt_at?: unknown;
+  url?: unknown;
+}
+
+/**
+ * `attempt`, `next_attempt_at` and `url` on a log entry (D-SCHEMA-DELIVERY-LOG). The schema takes
+ * an entry without them, since the real service sends none (D-RECEIVED-RESPONSES), so a server of
+ * this contract is held to them here.
+ */
+function checkLogFields(ctx: CaseContext, entry: LoggedAttempt, where: string, pointer: string): void {
+  if (ctx.decisions.off("D-SCHEMA-DELIVERY-LOG")) return;
+  const log = ctx.rule("D-SCHEMA-DELIVERY-LOG");
+  log.ok(Number.isInteger(entry.attempt) && (entry.attempt as number) >= 1, `${where}: attempt, counting from 1`, { expected: "an integer ≥ 1", actual: entry.attempt, pointer: `${pointer}/attempt` });
+  log.ok("next_attempt_at" in entry && (entry.next_attempt_at === null || typeof entry.next_attempt_at === "string"), `${where}: next_attempt_at, a date-time or null`, { expected: "present: a date-time or null", actual: "next_attempt_at" in entry ? entry.next_attempt_at : "absent", pointer: `${pointer}/next_attempt_at` });
+  log.ok(typeof entry.url === "string" && entry.url.length > 0, `${where}: url, where the payload was sent`, { expected: "the URL the payload was sent to", actual: entry.url, pointer: `${pointer}/url` });
 }
 
 interface DeliveryDetail extends LoggedAttempt {
@@ -52,10 +68,13 @@ async function checkDetail(ctx: CaseContext, hook: Installed, form: boolean): Pr
   const guid = ping.headers["x-service-delivery"] ?? "";
   check.ok(guid, "the ping carries X-Service-Delivery", { actual: ping.headers, pointer: "/headers/x-service-delivery" });
   const attempt = await attemptOf(ctx, hook, guid);
+  checkLogFields(ctx, attempt, `the log entry of ${guid}`, "/body/*");
   const res = await ctx.http.request({ operationId: "getRepoHookDelivery", params: { ...repoParams(hook), delivery_id: attempt.id }, token: ctx.profile.users[0]!.token });
   check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries/${attempt.id}`);
   const detail = res.json<DeliveryDetail>();
   check.equal(detail.guid, guid, "the detail is the delivery's (guid)", "/body/guid");
+  checkLogFields(ctx, detail, `the detail of ${guid}`, "/body");
+  if (ctx.decisions.on("D-SCHEMA-DELIVERY-LOG")) ctx.rule("D-SCHEMA-DELIVERY-LOG").equal(detail.url, hook.url, "the detail's url is the hook's config.url", "/body/url");
   check.equal(headerOf(detail.request?.headers, "X-Service-Event"), "ping", "the recorded request's X-Service-Event", "/body/request/headers/X-Service-Event");
   check.equal(headerOf(detail.request?.headers, "X-Service-Delivery"), guid, "the recorded request's X-Service-Delivery is the one received", "/body/request/headers/X-Service-Delivery");
   check.equal(headerOf(detail.request?.headers, "Content-Type")?.split(";")[0], form ? "application/x-www-form-urlencoded" : "application/json", "the recorded request's Content-Type is the one received", "/body/request/headers/Content-Type");
@@ -71,7 +90,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     title: "A delivery's detail shows the request as sent (headers, the JSON payload object) and the receiver's response",
     area: "hooks",
     seed: SEED.headers,
-    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES"],
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json" }, (hook) => checkDetail(ctx, hook, false));
@@ -82,7 +101,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     title: "A form delivery's detail records the exact payload=… body it sent",
     area: "hooks",
     seed: SEED.headers,
-    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE"],
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-002", { contentType: "form" }, (hook) => checkDetail(ctx, hook, true));

@@ -19,7 +19,7 @@ export const ORG_CASES: Case[] = [
     title: "An organization webhook takes membership and repository, has no test_url, and is pinged on creation",
     area: "hooks",
     seed: SEED.subscription,
-    rules: ["S-WEBHOOK-PLACES", "S-PING", "S-WEBHOOK-SIGNATURE", "D-HOOK-ENDPOINTS", "D-SCHEMA-TEST-URL", "D-SCHEMA-SECRET", "D-SIGNATURE", ...PING_RULES],
+    rules: ["S-WEBHOOK-PLACES", "S-PING", "S-WEBHOOK-SIGNATURE", "D-HOOK-ENDPOINTS", "D-SCHEMA-TEST-URL", "D-SCHEMA-SECRET", "D-SIGNATURE", "D-SCHEMA-LAST-RESPONSE", ...PING_RULES],
     needs: NEEDS,
     async run(ctx) {
       const place = orgPlace(ctx);
@@ -31,6 +31,16 @@ export const ORG_CASES: Case[] = [
         api.ok(String(hook.hook.url).toLowerCase().endsWith(`/orgs/${place.kind === "org" ? place.org : ""}/hooks/${hook.id}`.toLowerCase()), "url is the hook's API URL, …/orgs/:org/hooks/:id", { actual: hook.hook.url, pointer: "/body/url" });
         const testUrl: Checks = ctx.rule("D-SCHEMA-TEST-URL");
         testUrl.ok(!("test_url" in hook.hook), "an organization hook has no test_url", { expected: "absent", actual: hook.hook.test_url, pointer: "/body/test_url" });
+        // The schema takes an organization hook without last_response, as the real service sends
+        // it (D-RECEIVED-RESPONSES); a server of this contract sends it on every hook.
+        if (ctx.decisions.on("D-SCHEMA-LAST-RESPONSE")) {
+          const last = hook.hook.last_response as { code?: unknown; status?: unknown; message?: unknown } | undefined;
+          ctx.rule("D-SCHEMA-LAST-RESPONSE").ok(
+            typeof last === "object" && last !== null && "code" in last && typeof last.status === "string" && "message" in last,
+            "an organization hook has last_response {code, status, message}",
+            { expected: "{code, status, message}", actual: last, pointer: "/body/last_response" },
+          );
+        }
         if (ctx.decisions.on("D-SCHEMA-SECRET")) checkSecretHidden(hook.response.text, secret, `POST ${placeName(place)}`, ctx.rule("D-SCHEMA-SECRET"));
         const ping = await waitAt(ctx, hook.path, "the ping sent when the organization webhook was created", isPingFor(hook.id));
         const payload = checkPing(ctx, ping, hook.id, "the creation ping");
