@@ -9,19 +9,24 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const SLOW_FIRST = [
+  "test/package/consumer.test.ts",
+  "test/reference/instances-behind-proxy.test.ts",
   "test/generators/generate.test.ts",
   "test/reference/deliveries-crash.test.ts",
   "test/conformance/consumers/oauth-client.test.ts",
   "test/cli/readme-examples.test.ts",
-  "test/cli/launcher-signals.test.ts",
   "test/reference/serve-cli.test.ts",
-  "test/reference/instances-behind-proxy.test.ts",
+  "test/cli/mock-proxy-conformance.test.ts",
+  "test/tools/spectral.test.ts",
   "test/cli/bad-input.test.ts",
-  "test/package/consumer.test.ts",
-  "test/reference/simulate-cli.test.ts",
+  "test/browser/conformance-report-layout.test.ts",
+  "test/tools/orval.test.ts",
+  "test/cli/launcher-signals.test.ts",
+  "test/browser/conformance-authorize.test.ts",
+  "test/conformance/broken-variants.test.ts",
   "test/cli/lint.test.ts",
-  "test/conformance/cases-webhooks.test.ts",
-  "test/reference/deliveries-postgres-crash.test.ts",
+  "test/browser/docs-try-it-out.test.ts",
+  "test/reference/simulate-cli.test.ts",
   "test/repository/checks.test.ts",
 ];
 
