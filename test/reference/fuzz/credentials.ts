@@ -18,6 +18,7 @@ export interface FuzzContext {
   repoHookId: number;
   orgHookId: number;
   clientId: string;
+  clientSecret: string;
 }
 
 export const basicHeader = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
