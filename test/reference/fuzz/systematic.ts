@@ -15,7 +15,7 @@ import { authVariants, BAD_BODIES, BAD_INTEGER_SEGMENTS, BAD_QUERY_VALUES, BAD_S
 
 const destroys = (op: FuzzOperation): boolean => op.method === "DELETE" || op.id === "resetApplicationToken";
 
-/** A body for the operation's media type: JSON, or (form-only operations) a form of the object's fields. */
+/** The body in `mediaType`: JSON, or for the form media type a form of the object's fields. */
 function encode(value: unknown, mediaType: string): FuzzBodySent {
   if (mediaType !== "application/x-www-form-urlencoded") return { type: "application/json", data: JSON.stringify(value) };
   const form = new URLSearchParams();
