@@ -4282,10 +4282,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Nothing new since the `ETag` sent in `If-None-Match`. No body; does not count against the rate limit. Seed: *Errors › Other*, *Limits*. */
+        /** @description Nothing new since the `ETag` sent in `If-None-Match`. No body; does not count against the rate limit. With a token, the same `X-OAuth-Scopes` and `X-Accepted-OAuth-Scopes` as the 200 it stands for. Seed: *Errors › Other*, *Limits*. */
         NotModified: {
             headers: {
                 ETag: components["headers"]["ETag"];
+                "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
+                "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
                 "X-Poll-Interval": components["headers"]["X-Poll-Interval"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4294,7 +4296,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The request body is larger than the server accepts (1 MiB for the reference server). spec/DECISIONS.md, "Too large a body". */
+        /** @description The request body is larger than the server accepts (1 MiB for the reference server). Also on operations that take no body (a DELETE, a ping, a redelivery): they ignore a body, but not one past the limit. spec/DECISIONS.md, "Too large a body" and "A body on an operation that takes none". */
         PayloadTooLarge: {
             headers: {
                 "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
@@ -4402,7 +4404,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request is well-formed but invalid: a missing or invalid field of the body, an invalid query parameter (such as an activity feed `page` above 10), or a resource that already exists. DESIGN: errors (422 `Validation Failed` with `errors[{resource, field, code}]`). */
+        /** @description The request is well-formed but invalid: a missing or invalid field of the body, an invalid query parameter (such as an activity feed `page` above 10) or declared request header (an empty `X-Service-OTP`), or a resource that already exists. DESIGN: errors (422 `Validation Failed` with `errors[{resource, field, code}]`). */
         ValidationFailed: {
             headers: {
                 "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
@@ -4664,6 +4666,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -4744,6 +4747,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -4773,6 +4777,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RateLimited"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -4873,6 +4878,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
+            422: components["responses"]["ValidationFailed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
@@ -4902,7 +4908,9 @@ export interface operations {
             401: components["responses"]["BasicUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
+            422: components["responses"]["ValidationFailed"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
@@ -5488,6 +5496,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -5641,6 +5650,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -5670,6 +5680,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -5908,6 +5919,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -6081,6 +6093,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -6115,6 +6128,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
@@ -6149,6 +6163,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };

@@ -104,14 +104,16 @@ export interface DeleteAuthorizationRequest {
   headers?: NonNullable<operations["deleteAuthorization"]["parameters"]["header"]>;
 }
 
-/** What `deleteAuthorization` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `deleteAuthorization` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 422, 431). */
 export type DeleteAuthorizationResponse =
   | Reply<204, operations["deleteAuthorization"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["deleteAuthorization"]["responses"][400]["headers"], operations["deleteAuthorization"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["deleteAuthorization"]["responses"][401]["headers"], operations["deleteAuthorization"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["deleteAuthorization"]["responses"][403]["headers"], operations["deleteAuthorization"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["deleteAuthorization"]["responses"][404]["headers"], operations["deleteAuthorization"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["deleteAuthorization"]["responses"][413]["headers"], operations["deleteAuthorization"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["deleteAuthorization"]["responses"][414]["headers"], operations["deleteAuthorization"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["deleteAuthorization"]["responses"][422]["headers"], operations["deleteAuthorization"]["responses"][422]["content"]["application/json"]>
   | Reply<431, operations["deleteAuthorization"]["responses"][431]["headers"], operations["deleteAuthorization"]["responses"][431]["content"]["application/json"]>;
 
 /** What `deleteOrgHook` sends: DELETE /orgs/{org}/hooks/{hook_id}. */
@@ -119,13 +121,14 @@ export interface DeleteOrgHookRequest {
   path: operations["deleteOrgHook"]["parameters"]["path"];
 }
 
-/** What `deleteOrgHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `deleteOrgHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type DeleteOrgHookResponse =
   | Reply<204, operations["deleteOrgHook"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["deleteOrgHook"]["responses"][400]["headers"], operations["deleteOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["deleteOrgHook"]["responses"][401]["headers"], operations["deleteOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["deleteOrgHook"]["responses"][403]["headers"], operations["deleteOrgHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["deleteOrgHook"]["responses"][404]["headers"], operations["deleteOrgHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["deleteOrgHook"]["responses"][413]["headers"], operations["deleteOrgHook"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["deleteOrgHook"]["responses"][414]["headers"], operations["deleteOrgHook"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["deleteOrgHook"]["responses"][431]["headers"], operations["deleteOrgHook"]["responses"][431]["content"]["application/json"]>;
 
@@ -134,13 +137,14 @@ export interface DeleteRepoHookRequest {
   path: operations["deleteRepoHook"]["parameters"]["path"];
 }
 
-/** What `deleteRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `deleteRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type DeleteRepoHookResponse =
   | Reply<204, operations["deleteRepoHook"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["deleteRepoHook"]["responses"][400]["headers"], operations["deleteRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["deleteRepoHook"]["responses"][401]["headers"], operations["deleteRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["deleteRepoHook"]["responses"][403]["headers"], operations["deleteRepoHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["deleteRepoHook"]["responses"][404]["headers"], operations["deleteRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["deleteRepoHook"]["responses"][413]["headers"], operations["deleteRepoHook"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["deleteRepoHook"]["responses"][414]["headers"], operations["deleteRepoHook"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["deleteRepoHook"]["responses"][431]["headers"], operations["deleteRepoHook"]["responses"][431]["content"]["application/json"]>;
 
@@ -163,7 +167,7 @@ export interface GetAuthorizationRequest {
   headers?: NonNullable<operations["getAuthorization"]["parameters"]["header"]>;
 }
 
-/** What `getAuthorization` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
+/** What `getAuthorization` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 422, 431). */
 export type GetAuthorizationResponse =
   | Reply<200, operations["getAuthorization"]["responses"][200]["headers"], operations["getAuthorization"]["responses"][200]["content"]["application/json"]>
   | Reply<400, operations["getAuthorization"]["responses"][400]["headers"], operations["getAuthorization"]["responses"][400]["content"]["application/json"]>
@@ -171,6 +175,7 @@ export type GetAuthorizationResponse =
   | Reply<403, operations["getAuthorization"]["responses"][403]["headers"], operations["getAuthorization"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["getAuthorization"]["responses"][404]["headers"], operations["getAuthorization"]["responses"][404]["content"]["application/json"]>
   | Reply<414, operations["getAuthorization"]["responses"][414]["headers"], operations["getAuthorization"]["responses"][414]["content"]["application/json"]>
+  | Reply<422, operations["getAuthorization"]["responses"][422]["headers"], operations["getAuthorization"]["responses"][422]["content"]["application/json"]>
   | Reply<431, operations["getAuthorization"]["responses"][431]["headers"], operations["getAuthorization"]["responses"][431]["content"]["application/json"]>;
 
 /** What `getIssueEvent` sends: GET /repos/{owner}/{repo}/issues/events/{event_id}. */
@@ -586,13 +591,14 @@ export interface PingOrgHookRequest {
   path: operations["pingOrgHook"]["parameters"]["path"];
 }
 
-/** What `pingOrgHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `pingOrgHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type PingOrgHookResponse =
   | Reply<204, operations["pingOrgHook"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["pingOrgHook"]["responses"][400]["headers"], operations["pingOrgHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["pingOrgHook"]["responses"][401]["headers"], operations["pingOrgHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["pingOrgHook"]["responses"][403]["headers"], operations["pingOrgHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["pingOrgHook"]["responses"][404]["headers"], operations["pingOrgHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["pingOrgHook"]["responses"][413]["headers"], operations["pingOrgHook"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["pingOrgHook"]["responses"][414]["headers"], operations["pingOrgHook"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["pingOrgHook"]["responses"][431]["headers"], operations["pingOrgHook"]["responses"][431]["content"]["application/json"]>;
 
@@ -601,13 +607,14 @@ export interface PingRepoHookRequest {
   path: operations["pingRepoHook"]["parameters"]["path"];
 }
 
-/** What `pingRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `pingRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type PingRepoHookResponse =
   | Reply<204, operations["pingRepoHook"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["pingRepoHook"]["responses"][400]["headers"], operations["pingRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["pingRepoHook"]["responses"][401]["headers"], operations["pingRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["pingRepoHook"]["responses"][403]["headers"], operations["pingRepoHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["pingRepoHook"]["responses"][404]["headers"], operations["pingRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["pingRepoHook"]["responses"][413]["headers"], operations["pingRepoHook"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["pingRepoHook"]["responses"][414]["headers"], operations["pingRepoHook"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["pingRepoHook"]["responses"][431]["headers"], operations["pingRepoHook"]["responses"][431]["content"]["application/json"]>;
 
@@ -616,13 +623,14 @@ export interface RedeliverOrgHookDeliveryRequest {
   path: operations["redeliverOrgHookDelivery"]["parameters"]["path"];
 }
 
-/** What `redeliverOrgHookDelivery` resolves to: one member per declared status (202, 400, 401, 403, 404, 414, 431). */
+/** What `redeliverOrgHookDelivery` resolves to: one member per declared status (202, 400, 401, 403, 404, 413, 414, 431). */
 export type RedeliverOrgHookDeliveryResponse =
   | Reply<202, operations["redeliverOrgHookDelivery"]["responses"][202]["headers"], undefined>
   | Reply<400, operations["redeliverOrgHookDelivery"]["responses"][400]["headers"], operations["redeliverOrgHookDelivery"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["redeliverOrgHookDelivery"]["responses"][401]["headers"], operations["redeliverOrgHookDelivery"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["redeliverOrgHookDelivery"]["responses"][403]["headers"], operations["redeliverOrgHookDelivery"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["redeliverOrgHookDelivery"]["responses"][404]["headers"], operations["redeliverOrgHookDelivery"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["redeliverOrgHookDelivery"]["responses"][413]["headers"], operations["redeliverOrgHookDelivery"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["redeliverOrgHookDelivery"]["responses"][414]["headers"], operations["redeliverOrgHookDelivery"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["redeliverOrgHookDelivery"]["responses"][431]["headers"], operations["redeliverOrgHookDelivery"]["responses"][431]["content"]["application/json"]>;
 
@@ -631,13 +639,14 @@ export interface RedeliverRepoHookDeliveryRequest {
   path: operations["redeliverRepoHookDelivery"]["parameters"]["path"];
 }
 
-/** What `redeliverRepoHookDelivery` resolves to: one member per declared status (202, 400, 401, 403, 404, 414, 431). */
+/** What `redeliverRepoHookDelivery` resolves to: one member per declared status (202, 400, 401, 403, 404, 413, 414, 431). */
 export type RedeliverRepoHookDeliveryResponse =
   | Reply<202, operations["redeliverRepoHookDelivery"]["responses"][202]["headers"], undefined>
   | Reply<400, operations["redeliverRepoHookDelivery"]["responses"][400]["headers"], operations["redeliverRepoHookDelivery"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["redeliverRepoHookDelivery"]["responses"][401]["headers"], operations["redeliverRepoHookDelivery"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["redeliverRepoHookDelivery"]["responses"][403]["headers"], operations["redeliverRepoHookDelivery"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["redeliverRepoHookDelivery"]["responses"][404]["headers"], operations["redeliverRepoHookDelivery"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["redeliverRepoHookDelivery"]["responses"][413]["headers"], operations["redeliverRepoHookDelivery"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["redeliverRepoHookDelivery"]["responses"][414]["headers"], operations["redeliverRepoHookDelivery"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["redeliverRepoHookDelivery"]["responses"][431]["headers"], operations["redeliverRepoHookDelivery"]["responses"][431]["content"]["application/json"]>;
 
@@ -646,13 +655,14 @@ export interface ResetApplicationTokenRequest {
   path: operations["resetApplicationToken"]["parameters"]["path"];
 }
 
-/** What `resetApplicationToken` resolves to: one member per declared status (200, 400, 401, 403, 404, 414, 431). */
+/** What `resetApplicationToken` resolves to: one member per declared status (200, 400, 401, 403, 404, 413, 414, 431). */
 export type ResetApplicationTokenResponse =
   | Reply<200, operations["resetApplicationToken"]["responses"][200]["headers"], operations["resetApplicationToken"]["responses"][200]["content"]["application/json"]>
   | Reply<400, operations["resetApplicationToken"]["responses"][400]["headers"], operations["resetApplicationToken"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["resetApplicationToken"]["responses"][401]["headers"], operations["resetApplicationToken"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["resetApplicationToken"]["responses"][403]["headers"], operations["resetApplicationToken"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["resetApplicationToken"]["responses"][404]["headers"], operations["resetApplicationToken"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["resetApplicationToken"]["responses"][413]["headers"], operations["resetApplicationToken"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["resetApplicationToken"]["responses"][414]["headers"], operations["resetApplicationToken"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["resetApplicationToken"]["responses"][431]["headers"], operations["resetApplicationToken"]["responses"][431]["content"]["application/json"]>;
 
@@ -661,13 +671,14 @@ export interface RevokeApplicationGrantRequest {
   path: operations["revokeApplicationGrant"]["parameters"]["path"];
 }
 
-/** What `revokeApplicationGrant` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `revokeApplicationGrant` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type RevokeApplicationGrantResponse =
   | Reply<204, operations["revokeApplicationGrant"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["revokeApplicationGrant"]["responses"][400]["headers"], operations["revokeApplicationGrant"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["revokeApplicationGrant"]["responses"][401]["headers"], operations["revokeApplicationGrant"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["revokeApplicationGrant"]["responses"][403]["headers"], operations["revokeApplicationGrant"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["revokeApplicationGrant"]["responses"][404]["headers"], operations["revokeApplicationGrant"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["revokeApplicationGrant"]["responses"][413]["headers"], operations["revokeApplicationGrant"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["revokeApplicationGrant"]["responses"][414]["headers"], operations["revokeApplicationGrant"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["revokeApplicationGrant"]["responses"][431]["headers"], operations["revokeApplicationGrant"]["responses"][431]["content"]["application/json"]>;
 
@@ -676,13 +687,14 @@ export interface RevokeApplicationTokenRequest {
   path: operations["revokeApplicationToken"]["parameters"]["path"];
 }
 
-/** What `revokeApplicationToken` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `revokeApplicationToken` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type RevokeApplicationTokenResponse =
   | Reply<204, operations["revokeApplicationToken"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["revokeApplicationToken"]["responses"][400]["headers"], operations["revokeApplicationToken"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["revokeApplicationToken"]["responses"][401]["headers"], operations["revokeApplicationToken"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["revokeApplicationToken"]["responses"][403]["headers"], operations["revokeApplicationToken"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["revokeApplicationToken"]["responses"][404]["headers"], operations["revokeApplicationToken"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["revokeApplicationToken"]["responses"][413]["headers"], operations["revokeApplicationToken"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["revokeApplicationToken"]["responses"][414]["headers"], operations["revokeApplicationToken"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["revokeApplicationToken"]["responses"][431]["headers"], operations["revokeApplicationToken"]["responses"][431]["content"]["application/json"]>;
 
@@ -691,13 +703,14 @@ export interface TestRepoHookRequest {
   path: operations["testRepoHook"]["parameters"]["path"];
 }
 
-/** What `testRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 414, 431). */
+/** What `testRepoHook` resolves to: one member per declared status (204, 400, 401, 403, 404, 413, 414, 431). */
 export type TestRepoHookResponse =
   | Reply<204, operations["testRepoHook"]["responses"][204]["headers"], undefined>
   | Reply<400, operations["testRepoHook"]["responses"][400]["headers"], operations["testRepoHook"]["responses"][400]["content"]["application/json"]>
   | Reply<401, operations["testRepoHook"]["responses"][401]["headers"], operations["testRepoHook"]["responses"][401]["content"]["application/json"]>
   | Reply<403, operations["testRepoHook"]["responses"][403]["headers"], operations["testRepoHook"]["responses"][403]["content"]["application/json"]>
   | Reply<404, operations["testRepoHook"]["responses"][404]["headers"], operations["testRepoHook"]["responses"][404]["content"]["application/json"]>
+  | Reply<413, operations["testRepoHook"]["responses"][413]["headers"], operations["testRepoHook"]["responses"][413]["content"]["application/json"]>
   | Reply<414, operations["testRepoHook"]["responses"][414]["headers"], operations["testRepoHook"]["responses"][414]["content"]["application/json"]>
   | Reply<431, operations["testRepoHook"]["responses"][431]["headers"], operations["testRepoHook"]["responses"][431]["content"]["application/json"]>;
 

@@ -654,6 +654,19 @@ export type DeleteAuthorizationResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteAuthorization"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteAuthorization"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteAuthorization"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteAuthorization"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteAuthorization"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 414;
   headers: {
     "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][414]["headers"]["X-RateLimit-Limit"];
@@ -662,6 +675,19 @@ export type DeleteAuthorizationResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["deleteAuthorization"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 422;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteAuthorization"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteAuthorization"]["responses"][422]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteAuthorization"]["responses"][422]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteAuthorization"]["responses"][422]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteAuthorization"]["responses"][422]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteAuthorization"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -747,6 +773,19 @@ export type DeleteOrgHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["deleteOrgHook"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteOrgHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteOrgHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteOrgHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteOrgHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteOrgHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteOrgHook"]["responses"][413]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -843,6 +882,19 @@ export type DeleteRepoHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["deleteRepoHook"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["deleteRepoHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["deleteRepoHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["deleteRepoHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["deleteRepoHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["deleteRepoHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["deleteRepoHook"]["responses"][413]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -1014,6 +1066,19 @@ export type GetAuthorizationResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["getAuthorization"]["responses"][414]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 422;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["getAuthorization"]["responses"][422]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["getAuthorization"]["responses"][422]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["getAuthorization"]["responses"][422]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["getAuthorization"]["responses"][422]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["getAuthorization"]["responses"][422]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["getAuthorization"]["responses"][422]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -2133,6 +2198,8 @@ export type ListNetworkEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listNetworkEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listNetworkEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listNetworkEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listNetworkEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listNetworkEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -2258,6 +2325,8 @@ export type ListOrgEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listOrgEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listOrgEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listOrgEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listOrgEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listOrgEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -2605,6 +2674,8 @@ export type ListPublicEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listPublicEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listPublicEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listPublicEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listPublicEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -2693,6 +2764,8 @@ export type ListPublicReceivedEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listPublicReceivedEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicReceivedEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listPublicReceivedEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listPublicReceivedEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listPublicReceivedEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -2818,6 +2891,8 @@ export type ListPublicUserEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listPublicUserEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listPublicUserEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listPublicUserEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listPublicUserEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listPublicUserEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -2943,6 +3018,8 @@ export type ListReceivedEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listReceivedEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listReceivedEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listReceivedEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listReceivedEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listReceivedEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -3068,6 +3145,8 @@ export type ListRepoEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listRepoEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listRepoEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listRepoEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listRepoEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listRepoEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -3475,6 +3554,8 @@ export type ListUserEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listUserEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listUserEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listUserEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listUserEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listUserEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listUserEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -3600,6 +3681,8 @@ export type ListUserOrgEventsResponse = {
   status: 304;
   headers: {
     "ETag": operations["listUserOrgEvents"]["responses"][304]["headers"]["ETag"];
+    "X-Accepted-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][304]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["listUserOrgEvents"]["responses"][304]["headers"]["X-OAuth-Scopes"];
     "X-Poll-Interval": operations["listUserOrgEvents"]["responses"][304]["headers"]["X-Poll-Interval"];
     "X-RateLimit-Limit": operations["listUserOrgEvents"]["responses"][304]["headers"]["X-RateLimit-Limit"];
     "X-RateLimit-Remaining": operations["listUserOrgEvents"]["responses"][304]["headers"]["X-RateLimit-Remaining"];
@@ -3768,6 +3851,19 @@ export type PingOrgHookResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["pingOrgHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["pingOrgHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["pingOrgHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingOrgHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingOrgHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingOrgHook"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 414;
   headers: {
     "X-RateLimit-Limit": operations["pingOrgHook"]["responses"][414]["headers"]["X-RateLimit-Limit"];
@@ -3861,6 +3957,19 @@ export type PingRepoHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["pingRepoHook"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["pingRepoHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["pingRepoHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["pingRepoHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["pingRepoHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["pingRepoHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["pingRepoHook"]["responses"][413]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -3960,6 +4069,19 @@ export type RedeliverOrgHookDeliveryResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["redeliverOrgHookDelivery"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["redeliverOrgHookDelivery"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["redeliverOrgHookDelivery"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverOrgHookDelivery"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverOrgHookDelivery"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverOrgHookDelivery"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 414;
   headers: {
     "X-RateLimit-Limit": operations["redeliverOrgHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Limit"];
@@ -4056,6 +4178,19 @@ export type RedeliverRepoHookDeliveryResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["redeliverRepoHookDelivery"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["redeliverRepoHookDelivery"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["redeliverRepoHookDelivery"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["redeliverRepoHookDelivery"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["redeliverRepoHookDelivery"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["redeliverRepoHookDelivery"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 414;
   headers: {
     "X-RateLimit-Limit": operations["redeliverRepoHookDelivery"]["responses"][414]["headers"]["X-RateLimit-Limit"];
@@ -4148,6 +4283,19 @@ export type ResetApplicationTokenResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["resetApplicationToken"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["resetApplicationToken"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["resetApplicationToken"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["resetApplicationToken"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["resetApplicationToken"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["resetApplicationToken"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["resetApplicationToken"]["responses"][413]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
@@ -4247,6 +4395,19 @@ export type RevokeApplicationGrantResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["revokeApplicationGrant"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["revokeApplicationGrant"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationGrant"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationGrant"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationGrant"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 414;
   headers: {
     "X-RateLimit-Limit": operations["revokeApplicationGrant"]["responses"][414]["headers"]["X-RateLimit-Limit"];
@@ -4343,6 +4504,19 @@ export type RevokeApplicationTokenResponse = {
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["revokeApplicationToken"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["revokeApplicationToken"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["revokeApplicationToken"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["revokeApplicationToken"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["revokeApplicationToken"]["responses"][413]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
   status: 414;
   headers: {
     "X-RateLimit-Limit": operations["revokeApplicationToken"]["responses"][414]["headers"]["X-RateLimit-Limit"];
@@ -4436,6 +4610,19 @@ export type TestRepoHookResponse = {
   };
   extraHeaders?: ExtraHeaders;
   body: operations["testRepoHook"]["responses"][404]["content"]["application/json"];
+  mediaType?: "application/json";
+  serializedBody?: string | Buffer;
+} | {
+  status: 413;
+  headers: {
+    "X-Accepted-OAuth-Scopes"?: operations["testRepoHook"]["responses"][413]["headers"]["X-Accepted-OAuth-Scopes"];
+    "X-OAuth-Scopes"?: operations["testRepoHook"]["responses"][413]["headers"]["X-OAuth-Scopes"];
+    "X-RateLimit-Limit": operations["testRepoHook"]["responses"][413]["headers"]["X-RateLimit-Limit"];
+    "X-RateLimit-Remaining": operations["testRepoHook"]["responses"][413]["headers"]["X-RateLimit-Remaining"];
+    "X-RateLimit-Reset": operations["testRepoHook"]["responses"][413]["headers"]["X-RateLimit-Reset"];
+  };
+  extraHeaders?: ExtraHeaders;
+  body: operations["testRepoHook"]["responses"][413]["content"]["application/json"];
   mediaType?: "application/json";
   serializedBody?: string | Buffer;
 } | {

@@ -512,10 +512,22 @@ export const operations = {
           "application/json": bodies.schema_Error,
         },
       },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "414": {
         headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
+        },
+      },
+      "422": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_ValidationError,
         },
       },
       "431": {
@@ -560,6 +572,12 @@ export const operations = {
         },
       },
       "404": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
         headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
@@ -613,6 +631,12 @@ export const operations = {
         },
       },
       "404": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
         headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
@@ -721,6 +745,12 @@ export const operations = {
         headers: params.checkApplicationToken_200_headers,
         content: {
           "application/json": bodies.schema_Error,
+        },
+      },
+      "422": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_ValidationError,
         },
       },
       "431": {
@@ -2203,6 +2233,12 @@ export const operations = {
           "application/json": bodies.schema_Error,
         },
       },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "414": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -2251,6 +2287,12 @@ export const operations = {
         },
       },
       "404": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
         headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
@@ -2309,6 +2351,12 @@ export const operations = {
           "application/json": bodies.schema_Error,
         },
       },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "414": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -2357,6 +2405,12 @@ export const operations = {
         },
       },
       "404": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
         headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
@@ -2416,6 +2470,12 @@ export const operations = {
           "application/json": bodies.schema_Error,
         },
       },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "414": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -2464,6 +2524,12 @@ export const operations = {
         },
       },
       "404": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
         headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,
@@ -2522,6 +2588,12 @@ export const operations = {
           "application/json": bodies.schema_Error,
         },
       },
+      "413": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
       "414": {
         headers: params.checkApplicationToken_200_headers,
         content: {
@@ -2570,6 +2642,12 @@ export const operations = {
         },
       },
       "404": {
+        headers: params.checkApplicationToken_400_headers,
+        content: {
+          "application/json": bodies.schema_Error,
+        },
+      },
+      "413": {
         headers: params.checkApplicationToken_400_headers,
         content: {
           "application/json": bodies.schema_Error,

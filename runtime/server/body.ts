@@ -11,8 +11,9 @@
  *   would hide parameter pollution.
  * - A request without `Content-Type`, or with a `+json` vendor type, is read as the operation's
  *   JSON body when it has one.
+ * - An operation that takes no body ignores one (`ignoreBodyType`), but not past the body limit.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 export type Decoded = { ok: true; mediaType: string | undefined; value: unknown } | { ok: false; status: 400 | 415; message: string };
 
@@ -26,6 +27,18 @@ export function bareMediaType(contentType: string | undefined): string {
 export function installBodyCollector(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (_request, body, done) => done(null, body));
+}
+
+/**
+ * The `onRequest` hook of an operation that takes no body (a DELETE, a ping, a token reset): the
+ * body is ignored, whatever its media type (spec/DECISIONS.md, D-REQ-BODY-NOT-TAKEN). Fastify
+ * refuses a malformed `Content-Type` (`text`, `a/b/c`, an empty one) with 415 before any route
+ * runs, so the hook drops the header: the bytes are then collected like a body without one — up
+ * to the body limit, 413 past it, so an ignored body is not an unbounded one — and never decoded.
+ */
+export function ignoreBodyType(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  delete request.raw.headers["content-type"];
+  done();
 }
 
 function parseJson(text: string): unknown {

@@ -7,14 +7,15 @@
  * Refusals, in the contract's error shape: a path parameter the contract does not allow → 404
  * (`/hooks/abc` names no resource, as the service answers); a bad query, header or body value →
  * 422 `Validation Failed` (the validators refuse a number not written in decimal, `0x10`); unparseable JSON → 400 `Problems parsing JSON`; a body in a media type
- * the operation does not accept → 415; a body over `bodyLimit` → 413; an unknown path, and a known
+ * the operation does not accept → 415; a body over `bodyLimit` → 413 (also on an operation that
+ * takes no body, which otherwise ignores one, whatever its `Content-Type`); an unknown path, and a known
  * path with a method it does not have → 404 (the service answers 404, not 405); an operation
  * without a handler → 501; a handler that throws → 500 without any detail. `invalidRequest`
  * handlers may answer an operation's refusals their own way (the OAuth pages have no JSON 422).
  */
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { decodeBody, installBodyCollector } from "./body.ts";
+import { decodeBody, ignoreBodyType, installBodyCollector } from "./body.ts";
 import { DEFAULT_DOCUMENTATION_URL, errorBody, validationFailed } from "./errors.ts";
 import { respond, type RespondContext, type ValidateResponse } from "./respond.ts";
 import type {
@@ -105,12 +106,16 @@ function hasNul(value: unknown): boolean {
   return false;
 }
 
-/** Where a parameter holds a NUL character: a path parameter, or the named query parameter. */
-function nulParameter(request: FastifyRequest): { in: "path" } | { in: "query"; name: string } | undefined {
+/**
+ * Where a parameter holds a NUL character: a path parameter, or the named query parameter. Only
+ * the query parameters the operation declares: the others are ignored whatever they hold
+ * (spec/DECISIONS.md, D-REQ-UNKNOWN-QUERY-PARAMETERS), so `?x=%00` is no more an error than `?x=1`.
+ */
+function nulParameter(route: RouteSpec, request: FastifyRequest): { in: "path" } | { in: "query"; name: string } | undefined {
   const params = (request.params ?? {}) as Record<string, unknown>;
   for (const name in params) if (hasNul(params[name])) return { in: "path" };
   const query = (request.query ?? {}) as Record<string, unknown>;
-  for (const name in query) if (hasNul(query[name])) return { in: "query", name };
+  for (const name of route.query) if (hasNul(query[name])) return { in: "query", name };
   return undefined;
 }
 
@@ -154,7 +159,7 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
       ({ value: body, mediaType } = decoded);
     }
     // No name or id contains NUL, and databases refuse it in text: in a path it names nothing, in a query it is invalid.
-    const nul = nulParameter(request);
+    const nul = nulParameter(route, request);
     if (nul?.in === "path") return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
     if (nul) return fail(route, request, reply, 422, validationFailed(route, [{ path: `/query/${nul.name}`, message: "must not contain NUL" }], documentationUrl));
     const verdict = table.validateRequest(route.operationId as never, {
@@ -202,6 +207,8 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
     return sendError(reply, 500, errorBody("Internal Server Error", documentationUrl));
   });
   for (const route of routes) {
-    app.route({ method: route.method, url: route.url, bodyLimit, handler: (request, reply) => handle(route, request, reply) });
+    // GET bodies are never read (Fastify treats GET as bodyless), so only the other methods need it.
+    const onRequest = route.body || route.method === "GET" ? undefined : ignoreBodyType;
+    app.route({ method: route.method, url: route.url, bodyLimit, ...(onRequest ? { onRequest } : {}), handler: (request, reply) => handle(route, request, reply) });
   }
 }

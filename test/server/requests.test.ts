@@ -11,6 +11,7 @@ const DOCS = "https://developer.service.example/v3";
 const feedHeaders = { ETag: '"abc"', "X-Poll-Interval": 60 };
 
 let server: Running;
+const pings: unknown[] = [];
 const seen: { listRepoEvents: ListRepoEventsRequest[]; createRepoHook: CreateRepoHookRequest[] } = { listRepoEvents: [], createRepoHook: [] };
 
 beforeAll(async () => {
@@ -24,6 +25,10 @@ beforeAll(async () => {
       return { status: 201, headers: { Location: "http://127.0.0.1/repos/o/r/hooks/1" }, body: example("hook/valid-repository-webhook") };
     },
     getRepoHook: () => ({ status: 200, body: example("hook/valid-repository-webhook") }),
+    pingRepoHook: (request) => {
+      pings.push(request.body);
+      return { status: 204 };
+    },
     listServiceHooks: () => {
       throw new Error("secret database password in /srv/app/db.ts");
     },
@@ -120,6 +125,29 @@ describe("refused requests, in the error shape", () => {
     const { status, body } = await postJson("/repos/o/r/hooks", JSON.stringify({ name: "web", config: { url: "x".repeat(5000) } }));
     expect(status).toBe(413);
     expect(body).toEqual({ message: "Payload Too Large", documentation_url: DOCS });
+  });
+
+  it("an operation that takes no body ignores one, whatever its Content-Type (also a malformed one)", async () => {
+    for (const type of ["text", "a/b/c", "", "application/json", "text/plain"]) {
+      const before = pings.length;
+      const { status } = await postJson("/repos/o/r/hooks/1/pings", "{nope", type);
+      expect(status, type).toBe(204);
+      expect(pings.slice(before), type).toEqual([undefined]);
+    }
+  });
+
+  it("…but not past bodyLimit → 413, without calling the handler", async () => {
+    const before = pings.length;
+    const { status, body } = await postJson("/repos/o/r/hooks/1/pings", "x".repeat(5000), "text");
+    expect(status).toBe(413);
+    expect(body).toEqual({ message: "Payload Too Large", documentation_url: DOCS });
+    expect(pings.length).toBe(before);
+  });
+
+  it("a NUL in a declared query parameter → 422; in an undeclared one it is ignored like the parameter", async () => {
+    expect((await call("/repos/o/r/events?page=%00")).status).toBe(422);
+    const { status } = await call("/repos/o/r/events?x=%00&access_token=%00");
+    expect(status).toBe(200);
   });
 
   it("a path parameter the contract does not allow → 404", async () => {

@@ -133,6 +133,26 @@ export const REQUEST_CASES: Case[] = [
     },
   },
   {
+    id: "CONTRACT-REQ-008",
+    title: "A body on an operation that takes none is ignored, whatever its Content-Type; past the size limit it is 413",
+    area: "contract",
+    seed: SEED,
+    rules: ["D-REQ-BODY-NOT-TAKEN", "D-REQ-TOO-LARGE-BODY", "D-ERRORS"],
+    needs: ["user", "public-repo", "hook-admin"],
+    async run(ctx) {
+      // A hook that does not exist: the answer without a body is a 404, and must stay that one.
+      const path = `/repos/${publicRepo(ctx).full}/hooks/2147483646/pings`;
+      const bare = await ctx.http.request({ method: "POST", path, token: mainToken(ctx) });
+      errorShape(ctx, bare, 404, `POST ${path} without a body`);
+      for (const [type, body] of [["text", "not a media type"], ["a/b/c", "{}"], ["application/json", "{nope"], ["text/plain", "hello"]] as const) {
+        const res = await ctx.http.request({ method: "POST", path, headers: { "content-type": type }, body, token: mainToken(ctx) });
+        errorShape(ctx, res, 404, `POST ${path} with a body as Content-Type: ${type} (ignored: the same answer as without it)`);
+      }
+      const large = await ctx.http.request({ method: "POST", path, headers: { "content-type": "application/json" }, body: JSON.stringify({ padding: "x".repeat(2 * 1024 * 1024) }), token: mainToken(ctx) });
+      errorShape(ctx, large, 413, `POST ${path} with a 2 MiB body`);
+    },
+  },
+  {
     id: "CONTRACT-AUTH-001",
     title: "A token where Basic authentication is required is 401 Requires authentication",
     area: "contract",
