@@ -125,7 +125,9 @@ export async function collectDeliveries(timeoutMs = 30_000): Promise<Delivery[]>
     const scenarios: string[] = [];
     const take = async (scenario: string, count: number) => {
       await arrived(hook.bodies, out.length + count, scenario, timeoutMs);
-      for (const { event, body } of hook.bodies.slice(out.length, out.length + count)) {
+      // A step's deliveries may arrive in either order: sorted, so the table never depends on it.
+      const arrivedNow = hook.bodies.slice(out.length, out.length + count).sort((a, b) => (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
+      for (const { event, body } of arrivedNow) {
         const payload = JSON.parse(body) as Record<string, unknown>;
         out.push({ event, action: typeof payload.action === "string" ? payload.action : null, scenario, payload });
       }
