@@ -2862,6 +2862,8 @@ export interface components {
             id?: number;
             /** Format: uri */
             labels_url?: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             number: number;
             open_issues: number;
             /** @enum {string} */

@@ -56,6 +56,7 @@ export function milestoneJson(m: MilestoneRow, creator: UserJson, repoUrl: strin
     html_url: `${repoHtml}/milestones/${m.number}`,
     labels_url: `${repoUrl}/milestones/${m.number}/labels`,
     id: m.id,
+    node_id: nodeId("Milestone", m.id),
     number: m.number,
     state: m.state,
     title: m.title,

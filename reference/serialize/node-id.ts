@@ -1,7 +1,8 @@
 /**
- * `node_id`: the counterpart's global ID of an object, which the reference sends on every object
- * with an `id` it builds — accounts, repositories, issues, pull requests, labels, comments,
- * releases, deployments and their statuses, teams (spec/DECISIONS.md, D-WEBHOOK-NODE-ID). The seed has no such field; receivers
+ * `node_id`: the counterpart's global ID of an object, which the reference sends on the objects
+ * of a payload the counterpart gives one — accounts, repositories, issues, pull requests, labels,
+ * milestones, comments, releases, deployments and their statuses, teams (spec/DECISIONS.md,
+ * D-WEBHOOK-NODE-ID). The seed has no such field; receivers
  * typed from the counterpart's schemas expect it. Its form is the counterpart's legacy one,
  * base64 of `0<length of type>:<type><id>` (`MDQ6VXNlcjE=` for user 1), so it is stable, unique
  * across object kinds, and opaque: receivers compare it, never parse it.
@@ -14,6 +15,7 @@ export type NodeType =
   | "Issue"
   | "PullRequest"
   | "Label"
+  | "Milestone"
   | "IssueComment"
   | "PullRequestReviewComment"
   | "CommitComment"

@@ -52,6 +52,8 @@ const STEPS: Step[] = [
   { event: "watch", actor: "monalisa", expect: 1 },
   { event: "fork", actor: "monalisa", expect: 1 },
   { event: "issues", params: { title: "Octokit gaps" }, expect: 1 },
+  // No delivery of its own (an issue event only), but every later one carries the issue's milestone.
+  { event: "milestoned", params: (n) => ({ number: String(n.issue) }), expect: 0 },
   ...(["assigned", "unassigned", "labeled", "unlabeled", "closed", "reopened"] as const).map(
     (action): Step => ({ event: "issues", params: (n) => ({ action, number: String(n.issue), ...(action.endsWith("assigned") ? { assignee: "hubot" } : {}), ...(action.endsWith("labeled") ? { label: "bug" } : {}) }), expect: 1 }),
   ),
