@@ -1839,6 +1839,8 @@ export interface components {
             id: number;
             /** @description Line number in the file; null for a comment on the whole commit. */
             line: number | null;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** @description File commented on; null for a comment on the whole commit. */
             path: string | null;
             /** @description Line index in the diff; null for a comment on the whole commit. */
@@ -1990,6 +1992,8 @@ export interface components {
             /** @description Target environment; `production` by default. */
             environment: string;
             id: number;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** @description Free-form data given by the creator; `{}` when none was given. Clients may also have sent a JSON-encoded string. */
             payload: Record<string, never> | string;
             /** @description Branch, tag or SHA the deployment was requested for. */
@@ -2042,6 +2046,8 @@ export interface components {
             deployment_url: string;
             description: string | null;
             id: number;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** Format: uri */
             repository_url: string;
             /**
@@ -2513,6 +2519,8 @@ export interface components {
             locked?: boolean;
             /** @description null when the issue is in no milestone. */
             milestone: components["schemas"]["Milestone"] | null;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             number: number;
             /** @description Present only when the issue is a pull request. */
             pull_request?: {
@@ -2553,6 +2561,8 @@ export interface components {
              * @description API URL of the issue commented on.
              */
             issue_url?: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** Format: date-time */
             updated_at: string;
             /** Format: uri */
@@ -2730,7 +2740,11 @@ export interface components {
         Label: {
             /** @description Hex colour without the leading #. */
             color: string;
+            /** @description Beyond the seed's url, name and color, optional (D-WEBHOOK-NODE-ID). */
+            id?: number;
             name: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** Format: uri */
             url: string;
         };
@@ -2855,6 +2869,8 @@ export interface components {
             id?: number;
             /** Format: uri */
             labels_url?: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             number: number;
             open_issues: number;
             /** @enum {string} */
@@ -2927,6 +2943,8 @@ export interface components {
             login: string;
             /** @description URI template: `…/members{/member}`. */
             members_url: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** @description URI template: `…/public_members{/member}`. */
             public_members_url: string;
             /** Format: uri */
@@ -3139,6 +3157,8 @@ export interface components {
             merged_by?: components["schemas"]["User"] | null;
             /** @description null when the pull request is in no milestone. */
             milestone: components["schemas"]["Milestone"] | null;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             number: number;
             /** Format: uri */
             patch_url: string;
@@ -3227,6 +3247,8 @@ export interface components {
              */
             html_url: string;
             id: number;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** @description Commit the comment was made on. */
             original_commit_id: string;
             /** @description Line index in the diff the comment was made on. */
@@ -3428,6 +3450,8 @@ export interface components {
             id: number;
             /** @description null when the release has no title (the tag name is shown). */
             name: string | null;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             prerelease: boolean;
             /**
              * Format: date-time
@@ -3525,6 +3549,8 @@ export interface components {
         Repository: {
             /** @description URI template: `…/{archive_format}{/ref}`. */
             archive_url?: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
+            archived?: boolean;
             /** @description URI template: `…/assignees{/user}`. */
             assignees_url?: string;
             /** @description URI template: `…/git/blobs{/sha}`. */
@@ -3550,7 +3576,11 @@ export interface components {
              * @description ISO 8601 UTC timestamp; epoch seconds in the push webhook.
              */
             created_at: string | number;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
+            custom_properties?: Record<string, never>;
             default_branch: string;
+            /** Format: uri */
+            deployments_url?: string;
             description: string | null;
             /** Format: uri */
             downloads_url?: string;
@@ -3577,6 +3607,8 @@ export interface components {
             has_downloads?: boolean;
             has_issues?: boolean;
             has_pages?: boolean;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
+            has_projects?: boolean;
             has_wiki?: boolean;
             /** @description Free text entered by the owner; not necessarily a valid URL. */
             homepage?: string | null;
@@ -3585,6 +3617,8 @@ export interface components {
             /** Format: uri */
             html_url: string;
             id: number;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
+            is_template?: boolean;
             /** @description URI template: `…/issues/comments{/number}`. */
             issue_comment_url?: string;
             /** @description URI template: `…/issues/events{/number}`. */
@@ -3598,6 +3632,8 @@ export interface components {
             language?: string | null;
             /** Format: uri */
             languages_url?: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the detected licence, null when none. */
+            license?: Record<string, never> | null;
             /** @description Push webhook only; same as `default_branch`. */
             master_branch?: string;
             /** Format: uri */
@@ -3607,6 +3643,8 @@ export interface components {
             /** Format: uri */
             mirror_url?: string | null;
             name: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** @description URI template: `…/notifications{?since,all,participating}`. */
             notifications_url?: string;
             open_issues?: number;
@@ -3648,6 +3686,8 @@ export interface components {
             tags_url?: string;
             /** Format: uri */
             teams_url?: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
+            topics?: string[];
             /** @description URI template: `…/git/trees{/sha}`. */
             trees_url?: string;
             /** Format: date-time */
@@ -3657,8 +3697,12 @@ export interface components {
              * @description API URL of the repository (the push webhook sends the web URL here).
              */
             url: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): `public` or `private` (the counterpart also sends `internal`). */
+            visibility?: string;
             watchers?: number;
             watchers_count?: number;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
+            web_commit_signoff_required?: boolean;
         };
         /** @description Repository owner as the push webhook sends it. */
         Repository_PushOwner: {
@@ -3912,6 +3956,8 @@ export interface components {
             /** @description URI template: `…/members{/member}`. */
             members_url: string;
             name: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /**
              * @description Access the team's members get to the team's repositories: `pull`, `push`, `admin`, or a level the service added later (`triage`, `maintain`); not an enum (DECISIONS.md, rule for received payloads).
              * @example pull
@@ -3986,6 +4032,8 @@ export interface components {
             id: number;
             /** @description The account's unique name. */
             login: string;
+            /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
+            node_id?: string;
             /** Format: uri */
             organizations_url: string;
             /** Format: uri */

@@ -68,7 +68,10 @@ export class DeliveryQueue implements HookPings {
     if (!hook?.active) return;
     const owner = await hookOwner(tx, hook);
     if (!owner) return;
-    const payload: Record<string, unknown> = { zen: zen(), hook_id: hook.id, hook: hookJson(hook, this.#urls, owner) };
+    // The pinged hook is the hook API's object plus what it is attached to (`type`, beyond the
+    // seed: D-WEBHOOK-NODE-ID), as the ping schema describes it.
+    const type = owner.kind === "repo" ? "Repository" : "Organization";
+    const payload: Record<string, unknown> = { zen: zen(), hook_id: hook.id, hook: { type, ...hookJson(hook, this.#urls, owner) } };
     if (senderId !== null) payload.sender = await webhookSender(tx, this.#urls, senderId);
     if (hook.repo_id !== null) payload.repository = await webhookRepository(tx, this.#urls, hook.repo_id);
     else if (hook.org_id !== null) payload.organization = await webhookOrganization(tx, this.#urls, hook.org_id);

@@ -5,6 +5,7 @@
 import type { Urls } from "../context.ts";
 import type { UserJson } from "./user.ts";
 import { iso, isoRequired } from "./time.ts";
+import { nodeId } from "./node-id.ts";
 
 export interface IssueRow {
   id: number;
@@ -45,7 +46,8 @@ export interface MilestoneRow {
 }
 
 export function labelJson(label: LabelRow, repoUrl: string) {
-  return { url: `${repoUrl}/labels/${encodeURIComponent(label.name)}`, name: label.name, color: label.color };
+  // `id` and `node_id` beyond the seed's three fields (D-WEBHOOK-NODE-ID).
+  return { id: label.id, node_id: nodeId("Label", label.id), url: `${repoUrl}/labels/${encodeURIComponent(label.name)}`, name: label.name, color: label.color };
 }
 
 export function milestoneJson(m: MilestoneRow, creator: UserJson, repoUrl: string, repoHtml: string) {
@@ -54,6 +56,7 @@ export function milestoneJson(m: MilestoneRow, creator: UserJson, repoUrl: strin
     html_url: `${repoHtml}/milestones/${m.number}`,
     labels_url: `${repoUrl}/milestones/${m.number}/labels`,
     id: m.id,
+    node_id: nodeId("Milestone", m.id),
     number: m.number,
     state: m.state,
     title: m.title,
@@ -81,6 +84,7 @@ export function issueJson(issue: IssueRow, parts: IssueParts, repoUrl: string, r
   const html = `${repoHtml}/${issue.pull_request ? "pull" : "issues"}/${issue.number}`;
   return {
     id: issue.id,
+    node_id: nodeId("Issue", issue.id),
     url,
     labels_url: `${url}/labels{/name}`,
     comments_url: `${url}/comments`,
@@ -116,6 +120,7 @@ export function issueCommentJson(
 ) {
   return {
     id: c.id,
+    node_id: nodeId("IssueComment", c.id),
     url: `${repoUrl}/issues/comments/${c.id}`,
     html_url: `${issueHtml}#issuecomment-${c.id}`,
     issue_url: issueUrl,

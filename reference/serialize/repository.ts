@@ -1,10 +1,13 @@
 /**
  * The seed's Repository object (as in fork `forkee`, pull request `head.repo`, team_add and
  * repository payloads) and the short `repo` of activity events, built from a repository row
- * joined with its owner. Only the URLs a client follows are included; the rest are optional.
+ * joined with its owner. Every URL template the contract describes is sent (the era's API sent
+ * them all, and receivers typed from the counterpart's schemas expect them: D-WEBHOOK-NODE-ID),
+ * including those of resource families outside the seed's scope, which this server does not serve.
  */
 import type { Urls } from "../context.ts";
 import { userJson } from "./user.ts";
+import { nodeId } from "./node-id.ts";
 import { iso, isoRequired } from "./time.ts";
 
 export interface RepoRow {
@@ -50,6 +53,8 @@ export function repositoryJson(repo: RepoRow, urls: Urls, counts: { forks?: numb
   const owner = userJson({ id: repo.owner_id, login: repo.owner_login, type: repo.owner_type, site_admin: repo.owner_site_admin }, urls);
   return {
     id: repo.id,
+    // Beyond the seed (D-WEBHOOK-NODE-ID).
+    node_id: nodeId("Repository", repo.id),
     name: repo.name,
     full_name: fullName(repo),
     owner,
@@ -59,15 +64,41 @@ export function repositoryJson(repo: RepoRow, urls: Urls, counts: { forks?: numb
     fork: repo.fork_of !== null,
     url,
     forks_url: `${url}/forks`,
-    events_url: `${url}/events`,
+    keys_url: `${url}/keys{/key_id}`,
+    collaborators_url: `${url}/collaborators{/collaborator}`,
+    teams_url: `${url}/teams`,
+    hooks_url: `${url}/hooks`,
     issue_events_url: `${url}/issues/events{/number}`,
+    events_url: `${url}/events`,
+    assignees_url: `${url}/assignees{/user}`,
+    branches_url: `${url}/branches{/branch}`,
+    tags_url: `${url}/tags`,
+    blobs_url: `${url}/git/blobs{/sha}`,
+    git_tags_url: `${url}/git/tags{/sha}`,
+    git_refs_url: `${url}/git/refs{/sha}`,
+    trees_url: `${url}/git/trees{/sha}`,
+    statuses_url: `${url}/statuses/{sha}`,
+    languages_url: `${url}/languages`,
+    stargazers_url: `${url}/stargazers`,
+    contributors_url: `${url}/contributors`,
+    subscribers_url: `${url}/subscribers`,
+    subscription_url: `${url}/subscription`,
+    commits_url: `${url}/commits{/sha}`,
+    git_commits_url: `${url}/git/commits{/sha}`,
+    comments_url: `${url}/comments{/number}`,
+    issue_comment_url: `${url}/issues/comments{/number}`,
+    contents_url: `${url}/contents/{+path}`,
+    compare_url: `${url}/compare/{base}...{head}`,
+    merges_url: `${url}/merges`,
+    archive_url: `${url}/{archive_format}{/ref}`,
+    downloads_url: `${url}/downloads`,
     issues_url: `${url}/issues{/number}`,
     pulls_url: `${url}/pulls{/number}`,
-    labels_url: `${url}/labels{/name}`,
     milestones_url: `${url}/milestones{/number}`,
-    commits_url: `${url}/commits{/sha}`,
-    statuses_url: `${url}/statuses/{sha}`,
-    hooks_url: `${url}/hooks`,
+    notifications_url: `${url}/notifications{?since,all,participating}`,
+    labels_url: `${url}/labels{/name}`,
+    releases_url: `${url}/releases{/id}`,
+    deployments_url: `${url}/deployments`,
     created_at: isoRequired(repo.created_at),
     updated_at: isoRequired(repo.updated_at),
     pushed_at: iso(repo.pushed_at),
@@ -84,6 +115,16 @@ export function repositoryJson(repo: RepoRow, urls: Urls, counts: { forks?: numb
     has_downloads: true,
     has_wiki: true,
     has_pages: false,
+    // Later fields, sent with what holds for every repository of this server, which has none of
+    // those features (D-WEBHOOK-NODE-ID): receivers typed from the counterpart's schemas need them.
+    has_projects: false,
+    archived: false,
+    is_template: false,
+    license: null,
+    topics: [] as string[],
+    visibility: repo.private ? "private" : "public",
+    web_commit_signoff_required: false,
+    custom_properties: {},
     forks_count: counts.forks ?? 0,
     mirror_url: null,
     open_issues_count: counts.open_issues ?? 0,

@@ -2,10 +2,13 @@
 import type { Account } from "../store/accounts.ts";
 import type { Urls } from "../context.ts";
 import { sha256Hex } from "../auth/secrets.ts";
+import { nodeId } from "./node-id.ts";
 
 export interface UserJson {
   login: string;
   id: number;
+  /** Beyond the seed (D-WEBHOOK-NODE-ID). */
+  node_id: string;
   avatar_url: string;
   gravatar_id: string;
   url: string;
@@ -29,6 +32,7 @@ export function userJson(account: Pick<Account, "id" | "login" | "type" | "site_
   return {
     login: account.login,
     id: account.id,
+    node_id: nodeId(account.type, account.id),
     avatar_url: `${urls.api}/avatars/${account.id}`,
     gravatar_id: "",
     url: base,

@@ -12,6 +12,7 @@ import type { Urls } from "../context.ts";
 import { accountById, repoById, repoCounts } from "../domain/load.ts";
 import { repositoryJson, type RepoRow } from "../serialize/repository.ts";
 import { userJson, type UserJson } from "../serialize/user.ts";
+import { nodeId } from "../serialize/node-id.ts";
 
 export type RepositoryJson = ReturnType<typeof repositoryJson>;
 export type OrganizationJson = components["schemas"]["Organization"];
@@ -34,6 +35,8 @@ export function organizationJson(org: { id: number; login: string }, urls: Urls)
   return {
     login: org.login,
     id: org.id,
+    // Beyond the seed (D-WEBHOOK-NODE-ID).
+    node_id: nodeId("Organization", org.id),
     url: base,
     repos_url: `${base}/repos`,
     events_url: `${base}/events`,

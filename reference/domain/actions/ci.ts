@@ -7,6 +7,7 @@ import type { Account } from "../../store/accounts.ts";
 import type { IssueRow } from "../../serialize/issue.ts";
 import { repoApiUrl, repoHtmlUrl, type RepoRow } from "../../serialize/repository.ts";
 import { userJson } from "../../serialize/user.ts";
+import { nodeId } from "../../serialize/node-id.ts";
 import { isoRequired } from "../../serialize/time.ts";
 import { DomainError } from "../context.ts";
 import { accountById, issueByNumber } from "../load.ts";
@@ -65,7 +66,7 @@ interface DeploymentRow { id: number; sha: string; ref: string; environment: str
 async function deploymentJson(a: Act, repo: RepoRow, d: DeploymentRow) {
   const url = `${repoApiUrl(repo, a.ctx.urls)}/deployments/${d.id}`;
   return {
-    url, id: d.id, sha: d.sha, ref: d.ref, task: "deploy", payload: {}, environment: d.environment, description: d.description,
+    url, id: d.id, node_id: nodeId("Deployment", d.id), sha: d.sha, ref: d.ref, task: "deploy", payload: {}, environment: d.environment, description: d.description,
     creator: userJson(await accountById(a.tx, d.creator_id), a.ctx.urls),
     created_at: isoRequired(d.created_at), updated_at: isoRequired(d.created_at), statuses_url: `${url}/statuses`, repository_url: repoApiUrl(repo, a.ctx.urls),
   };
@@ -89,7 +90,7 @@ export async function deploymentStatus(a: Act, repo: RepoRow, actor: Account, pa
   const d = await deploymentJson(a, repo, rows[0]);
   const id = await sequenceNumber(a);
   const at = isoRequired(a.at);
-  const deployment_status = { url: `${d.statuses_url}/${id}`, id, state, creator: userJson(actor, a.ctx.urls), description: params.description ?? null, target_url: params.target_url ?? null, created_at: at, updated_at: at, deployment_url: d.url, repository_url: d.repository_url };
+  const deployment_status = { url: `${d.statuses_url}/${id}`, id, node_id: nodeId("DeploymentStatus", id), state, creator: userJson(actor, a.ctx.urls), description: params.description ?? null, target_url: params.target_url ?? null, created_at: at, updated_at: at, deployment_url: d.url, repository_url: d.repository_url };
   await recordActivity(a, { type: "DeploymentStatusEvent", actor, repo, payload: { deployment_status, deployment: d } });
 }
 
@@ -125,7 +126,7 @@ export async function release(a: Act, repo: RepoRow, actor: Account, params: Rec
   const payload = {
     action: "published",
     release: {
-      url, assets_url: `${url}/assets`, upload_url: `${url}/assets{?name}`, html_url: `${repoHtmlUrl(repo, a.ctx.urls)}/releases/tag/${tag}`, id: r!.id, tag_name: tag,
+      url, assets_url: `${url}/assets`, upload_url: `${url}/assets{?name}`, html_url: `${repoHtmlUrl(repo, a.ctx.urls)}/releases/tag/${tag}`, id: r!.id, node_id: nodeId("Release", r!.id), tag_name: tag,
       target_commitish: params.target ?? repo.default_branch, name: params.name ?? null, body: params.body ?? null, draft: false, prerelease: params.prerelease === "true",
       author: userJson(actor, a.ctx.urls), created_at: at, published_at: at, assets: [],
       tarball_url: `${repoApiUrl(repo, a.ctx.urls)}/tarball/${tag}`, zipball_url: `${repoApiUrl(repo, a.ctx.urls)}/zipball/${tag}`,
@@ -153,7 +154,7 @@ export async function commitComment(a: Act, repo: RepoRow, actor: Account, param
   const at = isoRequired(a.at);
   const onLine = params.path !== undefined;
   const comment = {
-    id, url: `${repoApiUrl(repo, a.ctx.urls)}/comments/${id}`, html_url: `${repoHtmlUrl(repo, a.ctx.urls)}/commit/${sha}#commitcomment-${id}`,
+    id, node_id: nodeId("CommitComment", id), url: `${repoApiUrl(repo, a.ctx.urls)}/comments/${id}`, html_url: `${repoHtmlUrl(repo, a.ctx.urls)}/commit/${sha}#commitcomment-${id}`,
     user: userJson(actor, a.ctx.urls), body: params.body ?? "Nice change.", created_at: at, updated_at: at, commit_id: sha,
     path: params.path ?? null, position: onLine ? 1 : null, line: onLine ? intParam(params, "line", 1) : null,
   };
@@ -168,7 +169,7 @@ export async function reviewComment(a: Act, repo: RepoRow, actor: Account, param
   const at = isoRequired(a.at);
   const url = `${repoApiUrl(repo, a.ctx.urls)}/pulls/comments/${id}`;
   const comment = {
-    id, url, html_url: `${pull.html_url}#discussion_r${id}`, user: userJson(actor, a.ctx.urls), body: params.body ?? "Could this be simpler?",
+    id, node_id: nodeId("PullRequestReviewComment", id), url, html_url: `${pull.html_url}#discussion_r${id}`, user: userJson(actor, a.ctx.urls), body: params.body ?? "Could this be simpler?",
     created_at: at, updated_at: at, diff_hunk: "@@ -1,3 +1,4 @@\n line\n+added", path: params.path ?? "README.md", position: 1, original_position: 1,
     commit_id: pull.head.sha, original_commit_id: pull.head.sha, pull_request_url: pull.url,
     _links: { self: { href: url }, html: { href: `${pull.html_url}#discussion_r${id}` }, pull_request: { href: pull.url } },

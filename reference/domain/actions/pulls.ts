@@ -9,6 +9,7 @@ import type { Account } from "../../store/accounts.ts";
 import type { IssueRow } from "../../serialize/issue.ts";
 import { repositoryJson, type RepoRow } from "../../serialize/repository.ts";
 import { userJson } from "../../serialize/user.ts";
+import { nodeId } from "../../serialize/node-id.ts";
 import { iso } from "../../serialize/time.ts";
 import { DomainError, type Json } from "../context.ts";
 import { accountById, issueByNumber, issueJsonOf, repoById, repoCounts } from "../load.ts";
@@ -54,6 +55,7 @@ export async function pullRequestPayload(a: Act, repo: RepoRow, issue: IssueRow,
   const merged = pr.merged_at !== null;
   const pull_request = {
     id: i.id,
+    node_id: nodeId("PullRequest", i.id),
     url,
     html_url: i.html_url,
     diff_url: `${i.html_url}.diff`,

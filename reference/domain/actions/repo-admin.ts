@@ -7,6 +7,7 @@
 import type { Account } from "../../store/accounts.ts";
 import { REPO_COLUMNS, repositoryJson, type RepoRow } from "../../serialize/repository.ts";
 import { userJson } from "../../serialize/user.ts";
+import { nodeId } from "../../serialize/node-id.ts";
 import { DomainError } from "../context.ts";
 import { accountByLogin, repoCounts } from "../load.ts";
 import { oneOf } from "../params.ts";
@@ -52,7 +53,7 @@ async function team(a: Act, repo: RepoRow, name: string) {
   await a.tx.query("insert into teams (org_id, name, slug) values ($1, $2, $3) on conflict (org_id, slug) do nothing", [repo.owner_id, name, slug]);
   const [t] = await a.tx.query<{ id: number; name: string; slug: string; permission: "pull" | "push" | "admin" }>("select id, name, slug, permission from teams where org_id = $1 and slug = $2", [repo.owner_id, slug]);
   const url = `${a.ctx.urls.api}/teams/${t!.id}`;
-  return { row: t!, json: { name: t!.name, id: t!.id, slug: t!.slug, description: null, permission: t!.permission, url, members_url: `${url}/members{/member}`, repositories_url: `${url}/repos` } };
+  return { row: t!, json: { name: t!.name, id: t!.id, node_id: nodeId("Team", t!.id), slug: t!.slug, description: null, permission: t!.permission, url, members_url: `${url}/members{/member}`, repositories_url: `${url}/repos` } };
 }
 
 export async function teamAdd(a: Act, repo: RepoRow, actor: Account, params: Record<string, string>): Promise<void> {
