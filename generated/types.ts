@@ -2205,7 +2205,7 @@ export interface components {
             /** @description The newly created fork. In a feed no field of it is required and its timestamps may be null, as the real service sends it (DECISIONS D-RECEIVED-RESPONSES); what is there keeps its type. The webhook payload requires the full `Repository`, and a server of this contract sends it in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS). */
             forkee: {
                 /** Format: date-time */
-                created_at?: string | null;
+                created_at?: string | number | null;
                 default_branch?: string;
                 description?: string | null;
                 fork?: boolean;
@@ -2217,7 +2217,7 @@ export interface components {
                 owner?: components["schemas"]["CommitCommentEventPayload_UserOrNull"];
                 private?: boolean;
                 /** Format: date-time */
-                pushed_at?: string | null;
+                pushed_at?: string | number | null;
                 /** Format: date-time */
                 updated_at?: string | null;
                 /** Format: uri */
@@ -3294,12 +3294,13 @@ export interface components {
         } & (unknown & unknown);
         PullRequestEventPayload_BranchMinimal: {
             ref: string;
+            /** @description null once the head repository (a fork) is deleted. */
             repo: {
                 id: number;
                 name: string;
                 /** Format: uri */
                 url: string;
-            };
+            } | null;
             sha: string;
         };
         /**

@@ -11,7 +11,7 @@
  */
 import { validateSchema } from "../../../generated/validators/index.js";
 import type { Case, CaseContext } from "../../core/types.ts";
-import { check, type Checks } from "../../core/failure.ts";
+import { CaseFailure, check, SkipCase, type Checks } from "../../core/failure.ts";
 import { publicRepo } from "../profile.ts";
 import { page, repoEvents, SEED, type ActivityEvent } from "./support.ts";
 
@@ -126,11 +126,31 @@ export const PAYLOAD_CASES: Case[] = [
       ];
       const available = objects.filter((o) => (ctx.profile.triggers?.[o.event]?.length ?? 0) > 0);
       if (available.length === 0) ctx.skip("profile has no trigger for an event whose payload embeds an object (pull_request, comments, fork, gollum, create, release)");
+      // pull_request comes first: its number is what a review comment trigger may need; an issue
+      // comment's trigger may need the profile's issue. A trigger the profile refuses leaves its
+      // event out (noted); the case skips when none could be made.
+      let pullNumber: number | undefined;
+      let checked = 0;
       for (const o of available) {
-        await ctx.trigger(o.event, {});
+        const params =
+          o.event === "pull_request_review_comment" && pullNumber !== undefined
+            ? { number: String(pullNumber) }
+            : o.event === "issue_comment" && ctx.profile.issue !== undefined
+              ? { number: String(ctx.profile.issue) }
+              : undefined;
+        try {
+          await ctx.trigger(o.event, params);
+        } catch (error) {
+          if (!(error instanceof SkipCase || (error instanceof CaseFailure && /^trigger\b/.test(error.message)))) throw error;
+          ctx.note(`${o.event}: not triggered (${error.message})`);
+          continue;
+        }
         const event = await newest(ctx, repo.full, o.type);
+        if (o.event === "pull_request" && Number.isInteger(event.payload.number)) pullNumber = event.payload.number as number;
         o.check(event.payload);
+        checked++;
       }
+      if (checked === 0) ctx.skip("no trigger of the profile made an event whose payload embeds an object");
     },
   },
 ];
