@@ -2314,7 +2314,7 @@ export interface components {
                 /** Format: uri */
                 url?: string;
             } & {
-                [key: string]: string;
+                [key: string]: string | number;
             };
             /** Format: date-time */
             created_at: string;
