@@ -1892,6 +1892,8 @@ export interface components {
         CommitCommentEventPayload_UserOrNull: {
             /** Format: uri */
             avatar_url?: string;
+            /** @description A string, as the seed gives it for every user object. */
+            gravatar_id?: string;
             /** Format: uri */
             html_url?: string;
             id?: number;
