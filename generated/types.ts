@@ -1871,14 +1871,47 @@ export interface components {
          * @description Payload of a `CommitCommentEvent`: a commit was commented on.
          */
         CommitCommentEventPayload: {
-            /** @description The comment itself. */
-            comment: components["schemas"]["CommitComment"];
+            /** @description The comment itself. In a feed no field of it is required and its `user` may be null or partial, as the real service sends it (DECISIONS D-RECEIVED-RESPONSES); what is there keeps its type. The webhook payload requires the full `CommitComment`, and a server of this contract sends it in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS). */
+            comment: {
+                body?: string;
+                commit_id?: string;
+                /** Format: date-time */
+                created_at?: string;
+                /** Format: uri */
+                html_url?: string;
+                id?: number;
+                line?: number | null;
+                path?: string | null;
+                position?: number | null;
+                /** Format: date-time */
+                updated_at?: string;
+                /** Format: uri */
+                url?: string;
+                user?: components["schemas"]["CommitCommentEventPayload_UserOrNull"];
+            };
         };
+        /** @description The author of a comment embedded in a feed payload, as the real service sends it: null (an account since deleted) or a user whose fields may be missing; what is there keeps its type (DECISIONS D-RECEIVED-RESPONSES). */
+        CommitCommentEventPayload_UserOrNull: {
+            /** Format: uri */
+            avatar_url?: string;
+            /** @description A string, as the seed gives it for every user object. */
+            gravatar_id?: string;
+            /** Format: uri */
+            html_url?: string;
+            id?: number;
+            login?: string;
+            site_admin?: boolean;
+            type?: string;
+            /** Format: uri */
+            url?: string;
+        } | null;
         /**
          * CommitCommentWebhookPayload
          * @description Webhook delivery body for `X-Service-Event: commit_comment`. A commit is commented on. The fields of the activity event payload (`CommitCommentEventPayload`), plus `sender` and where the event occurred.
          */
         CommitCommentWebhookPayload: {
+            /** @description The full comment (a feed may carry a partial one). */
+            comment?: components["schemas"]["CommitComment"];
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
             /** @description The repository where the event occurred. */
@@ -1906,8 +1939,8 @@ export interface components {
          * @description Payload of a `CreateEvent`: a repository, branch or tag was created.
          */
         CreateEventPayload: {
-            /** @description The repository's description. */
-            description: string | null;
+            /** @description The repository's description. Not required in a feed: the real service leaves it out (DECISIONS D-RECEIVED-RESPONSES); the webhook payload requires it, and a server of this contract sends it in feeds too (D-SCHEMA-ACTIVITY-CREATE). */
+            description?: string | null;
             /** @description The repository's default branch. */
             master_branch: string;
             /**
@@ -1928,13 +1961,15 @@ export interface components {
          * @description Webhook delivery body for `X-Service-Event: create`. A branch or tag is created. The fields of the activity event payload (`CreateEventPayload`), plus `sender` and where the event occurred.
          */
         CreateWebhookPayload: {
+            /** @description The repository's description (required in a delivery; a feed may leave it out). */
+            description: unknown;
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
             /** @description The repository where the event occurred. */
             repository: components["schemas"]["Repository"];
             /** @description The user who performed the event. */
             sender: components["schemas"]["User"];
-        } & components["schemas"]["CreateEventPayload"];
+        } & WithRequired<components["schemas"]["CreateEventPayload"], "description">;
         /**
          * DeleteEvent
          * @description Activity event of type `DeleteEvent` (webhook event `delete`). A branch or tag was deleted.
@@ -2175,14 +2210,35 @@ export interface components {
          * @description Payload of a `ForkEvent`: a repository was forked. The event's `repo` is the original; `forkee` is the new fork.
          */
         ForkEventPayload: {
-            /** @description The newly created fork. */
-            forkee: components["schemas"]["Repository"];
+            /** @description The newly created fork. In a feed no field of it is required and its timestamps may be null, as the real service sends it (DECISIONS D-RECEIVED-RESPONSES); what is there keeps its type. The webhook payload requires the full `Repository`, and a server of this contract sends it in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS). */
+            forkee: {
+                /** Format: date-time */
+                created_at?: string | number | null;
+                default_branch?: string;
+                description?: string | null;
+                fork?: boolean;
+                full_name?: string;
+                /** Format: uri */
+                html_url?: string;
+                id?: number;
+                name?: string;
+                owner?: components["schemas"]["CommitCommentEventPayload_UserOrNull"];
+                private?: boolean;
+                /** Format: date-time */
+                pushed_at?: string | number | null;
+                /** Format: date-time */
+                updated_at?: string | null;
+                /** Format: uri */
+                url?: string;
+            };
         };
         /**
          * ForkWebhookPayload
          * @description Webhook delivery body for `X-Service-Event: fork`. A repository is forked. `repository` is the repository that was forked; the new fork is `forkee`. The fields of the activity event payload (`ForkEventPayload`), plus `sender` and where the event occurred.
          */
         ForkWebhookPayload: {
+            /** @description The full new fork (a feed may carry a partial one). */
+            forkee?: components["schemas"]["Repository"];
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
             /** @description The repository where the event occurred. */
@@ -2207,29 +2263,26 @@ export interface components {
         });
         /**
          * GollumEventPayload
-         * @description Payload of a `GollumEvent`: one or more wiki pages were created or edited.
+         * @description Payload of a `GollumEvent`: one or more wiki pages were created or edited. In a feed no field of a page is required, `page_name` and `title` may be null and `action` is any string, as the real service sends them (DECISIONS D-RECEIVED-RESPONSES); the webhook payload requires every field with the action `created` or `edited`, and a server of this contract sends them so in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS).
          */
         GollumEventPayload: {
             /** @description The pages that were updated. */
             pages: {
-                /**
-                 * @description What was done to the page.
-                 * @enum {string}
-                 */
-                action: "created" | "edited";
+                /** @description What was done to the page: `created` or `edited` (in a feed of the real service, any string). */
+                action?: string;
                 /**
                  * Format: uri
                  * @description Web URL of the page.
                  */
-                html_url: string;
+                html_url?: string;
                 /** @description Name of the page (as in its URL). */
-                page_name: string;
+                page_name?: string | null;
                 /** @description Latest commit SHA of the page. */
-                sha: string;
+                sha?: string;
                 /** @description Edit summary, if one was given. */
-                summary: string | null;
+                summary?: string | null;
                 /** @description Current title of the page. */
-                title: string;
+                title?: string | null;
             }[];
         };
         /**
@@ -2239,6 +2292,16 @@ export interface components {
         GollumWebhookPayload: {
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
+            /** @description In a delivery every field of a page is there, with the action `created` or `edited`. */
+            pages?: {
+                /** @enum {string} */
+                action: "created" | "edited";
+                html_url: unknown;
+                page_name: string;
+                sha: unknown;
+                summary: unknown;
+                title: string;
+            }[];
             /** @description The repository where the event occurred. */
             repository: components["schemas"]["Repository"];
             /** @description The user who performed the event. */
@@ -2251,18 +2314,24 @@ export interface components {
         Hook: {
             /** @description Whether deliveries are sent. */
             active: boolean;
-            /** @description A HookConfig (with a required `url`) for `name: web`; the service's own string keys otherwise. `secret` (and service `password` keys) are never returned. */
+            /** @description A webhook's config (`url`, `content_type`, `insecure_ssl`) or a service hook's own string keys. Tolerant of what the real service sends (DECISIONS D-RECEIVED-RESPONSES): `url` is not required, `content_type` is any string and `insecure_ssl` a string or a number. A server of this contract answers with the HookConfig the request set — `url` for a webhook, `content_type` `json` or `form`, `insecure_ssl` `"0"` or `"1"` (D-SCHEMA-HOOK-RESPONSE, checked by the conformance suite). Requests are still held to `HookConfig`. `secret` (and service `password` keys) are never returned. */
             config: {
+                content_type?: string;
+                insecure_ssl?: string | number;
                 secret?: never;
-            } | components["schemas"]["HookConfig"] | components["schemas"]["HookConfig_ServiceHookConfig"];
+                /** Format: uri */
+                url?: string;
+            } & {
+                [key: string]: string | number;
+            };
             /** Format: date-time */
             created_at: string;
             /**
              * Format: uri
-             * @description The hook's delivery log (`GET`, a list of HookDelivery).
+             * @description The hook's delivery log (`GET`, a list of HookDelivery). Not required: the real service's description does not promise it (DECISIONS D-RECEIVED-RESPONSES); a server of this contract sends it on every hook (D-SCHEMA-HOOK-RESPONSE, checked by the conformance suite).
              * @example https://api.service.example/repos/octocat/Hello-World/hooks/1/deliveries
              */
-            deliveries_url: string;
+            deliveries_url?: string;
             /**
              * @description Subscribed events. `["*"]` subscribes to every event; `*` never appears together with other names because adding it replaces them.
              * @example [
@@ -2298,7 +2367,7 @@ export interface components {
              * @example https://api.service.example/repos/octocat/Hello-World/hooks/1
              */
             url: string;
-        } & (unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown);
         /** @description Outcome of the most recent delivery. */
         Hook_LastResponse: {
             /** @description HTTP status code the receiver answered with; null before the first delivery. */
@@ -2309,10 +2378,10 @@ export interface components {
              */
             message: string | null;
             /**
-             * @description `unused` before the first delivery, `active` after a successful one, otherwise a short error text (`Invalid HTTP Response: 500`, `timed out`, ...).
+             * @description `unused` before the first delivery, `active` after a successful one, otherwise a short error text (`Invalid HTTP Response: 500`, `timed out`, ...). The real service's description lets it be null (DECISIONS D-RECEIVED-RESPONSES); a server of this contract always sends a string (D-SCHEMA-LAST-RESPONSE).
              * @example active
              */
-            status: string;
+            status: string | null;
         };
         /**
          * HookConfig
@@ -2435,12 +2504,12 @@ export interface components {
         } & unknown;
         /**
          * HookDeliveryDetail
-         * @description One delivery attempt with the request that was sent and the response that came back (`GET …/hooks/:id/deliveries/:delivery_id`). The request's `X-Service-Event` and `X-Service-Delivery` headers equal `event` and `guid`.
+         * @description One delivery attempt with the request that was sent and the response that came back (`GET …/hooks/:id/deliveries/:delivery_id`). The request's `X-Service-Event` and `X-Service-Delivery` headers equal `event` and `guid`. Tolerant of what the real service records (DECISIONS D-RECEIVED-RESPONSES): the recorded headers and request payload may be null, and a response body is not tied to `status_code`; a server of this contract records them as D-SCHEMA-DELIVERY-RECORD says (checked by the conformance suite).
          */
         HookDeliveryDetail: {
             request: {
                 /** @description The request headers as sent (names in the casing shown). The real service records `content-type` in lower case, so either casing of that name is taken (DECISIONS D-RECEIVED-RESPONSES); a server of this contract records `Content-Type`. */
-                headers: ({
+                headers: (((({
                     /** @description `Content-Type` as the real service records it (lower case). */
                     "content-type"?: string;
                     /** @description application/json or application/x-www-form-urlencoded, as a media type: parameters such as charset may follow. */
@@ -2459,19 +2528,25 @@ export interface components {
                     "Content-Type": unknown;
                 } | {
                     "content-type": unknown;
+                }) | null) & {
+                    [key: string]: string;
+                }) | {
+                    "Content-Type": unknown;
+                } | {
+                    "content-type": unknown;
                 };
                 /** @description The delivered payload: the JSON object for `content_type: json`; for `content_type: form`, the exact form body sent (`payload=<url-encoded JSON>`). */
-                payload: Record<string, never> | string;
+                payload: Record<string, never> | string | null;
             } & (unknown & unknown);
             response: {
-                /** @description The receiver's response headers; empty when there was no response. */
+                /** @description The receiver's response headers; empty when there was no response (null in what the real service records). */
                 headers: {
                     [key: string]: string;
-                };
+                } | null;
                 /** @description The beginning of the receiver's response body (an excerpt); null when there was no response or no body. */
                 payload: string | null;
             };
-        } & (components["schemas"]["HookDelivery"] & unknown);
+        } & components["schemas"]["HookDelivery"];
         /**
          * HookUpdateRequest
          * @description Body of `PATCH /repos/:owner/:repo/hooks/:id` and `PATCH /orgs/:org/hooks/:id`. Every key is optional; keys left out keep their value. `events` replaces the list; `add_events` and `remove_events` edit it (applied after `events`). Adding `*` replaces every other name. Unknown top-level keys are ignored.
@@ -2594,8 +2669,22 @@ export interface components {
              * @enum {string}
              */
             action: "created";
-            /** @description The comment itself. */
-            comment: components["schemas"]["IssueComment"];
+            /** @description The comment itself. In a feed its `body` may be missing and its `user` null or partial, as the real service sends it (DECISIONS D-RECEIVED-RESPONSES); the webhook payload requires the full `IssueComment`, and a server of this contract sends it in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS). */
+            comment: {
+                body?: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: uri */
+                html_url: string;
+                id: number;
+                /** Format: uri */
+                issue_url?: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: uri */
+                url: string;
+                user: components["schemas"]["CommitCommentEventPayload_UserOrNull"];
+            };
             /** @description The issue the comment belongs to. */
             issue: components["schemas"]["Issue"];
         };
@@ -2606,6 +2695,8 @@ export interface components {
         IssueCommentWebhookPayload: {
             /** @description What happened. Allowed values are those of the `IssueCommentEventPayload` action. */
             action: string;
+            /** @description The full comment (a feed may carry a partial one). */
+            comment?: components["schemas"]["IssueComment"];
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
             /** @description The repository where the event occurred. */
@@ -3220,9 +3311,32 @@ export interface components {
             label?: components["schemas"]["Label"];
             /** @description The pull request number. */
             number: number;
-            /** @description The pull request itself, as it is after the change. */
-            pull_request: components["schemas"]["PullRequest"];
+            /** @description The pull request itself, as it is after the change. In a feed only `id`, `number`, `url`, `head` and `base` are required, as the real service sends it (DECISIONS D-RECEIVED-RESPONSES); the webhook payload requires the full `PullRequest`, and a server of this contract sends the full one in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS). */
+            pull_request: components["schemas"]["PullRequestEventPayload_PullRequestMinimal"];
         } & (unknown & unknown);
+        PullRequestEventPayload_BranchMinimal: {
+            ref: string;
+            /** @description null once the head repository (a fork) is deleted. */
+            repo: {
+                id: number;
+                name: string;
+                /** Format: uri */
+                url: string;
+            } | null;
+            sha: string;
+        };
+        /**
+         * PullRequestMinimal
+         * @description A pull request as a feed payload of the real service embeds it: `id`, `number`, `url` and the `head` and `base` branches (`ref`, `sha`, and the repository's `id`, `url`, `name`); the other fields of a `PullRequest` may be missing. What is there keeps its type.
+         */
+        PullRequestEventPayload_PullRequestMinimal: {
+            base: components["schemas"]["PullRequestEventPayload_BranchMinimal"];
+            head: components["schemas"]["PullRequestEventPayload_BranchMinimal"];
+            id: number;
+            number: number;
+            /** Format: uri */
+            url: string;
+        };
         /**
          * PullRequestReviewComment
          * @description A comment on the diff of a pull request (Files Changed view), as embedded in pull_request_review_comment payloads.
@@ -3290,10 +3404,30 @@ export interface components {
              * @enum {string}
              */
             action: "created";
-            /** @description The comment itself. */
-            comment: components["schemas"]["PullRequestReviewComment"];
-            /** @description The pull request the comment belongs to. */
-            pull_request: components["schemas"]["PullRequest"];
+            /** @description The comment itself. In a feed its `user` may be null or partial, as the real service sends it (D-RECEIVED-RESPONSES); the webhook payload requires the full `PullRequestReviewComment`, and a server of this contract sends it in feeds too (D-SCHEMA-ACTIVITY-FEED-OBJECTS). */
+            comment: {
+                body: string;
+                commit_id: string;
+                /** Format: date-time */
+                created_at: string;
+                diff_hunk: string;
+                /** Format: uri */
+                html_url: string;
+                id: number;
+                original_commit_id: string;
+                original_position: number;
+                path: string;
+                position: number | null;
+                /** Format: uri */
+                pull_request_url: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: uri */
+                url: string;
+                user: components["schemas"]["CommitCommentEventPayload_UserOrNull"];
+            };
+            /** @description The pull request the comment belongs to: in a feed its minimal form, as the real service sends it (DECISIONS D-RECEIVED-RESPONSES); the webhook payload requires the full `PullRequest`. */
+            pull_request: components["schemas"]["PullRequestEventPayload_PullRequestMinimal"];
         };
         /**
          * PullRequestReviewCommentWebhookPayload
@@ -3302,8 +3436,12 @@ export interface components {
         PullRequestReviewCommentWebhookPayload: {
             /** @description What happened. Allowed values are those of the `PullRequestReviewCommentEventPayload` action. */
             action: string;
+            /** @description The full comment (a feed may carry a partial one). */
+            comment?: components["schemas"]["PullRequestReviewComment"];
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
+            /** @description The full pull request (a feed may carry its minimal form). */
+            pull_request?: components["schemas"]["PullRequest"];
             /** @description The repository where the event occurred. */
             repository: components["schemas"]["Repository"];
             /** @description The user who performed the event. */
@@ -3318,6 +3456,8 @@ export interface components {
             action: string;
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
+            /** @description The full pull request (a feed may carry its minimal form). */
+            pull_request?: components["schemas"]["PullRequest"];
             /** @description The repository where the event occurred. */
             repository: components["schemas"]["Repository"];
             /** @description The user who performed the event. */
@@ -3496,7 +3636,8 @@ export interface components {
             state: "uploaded" | "open";
             /** Format: date-time */
             updated_at: string;
-            uploader?: components["schemas"]["User"];
+            /** @description Who uploaded the asset; null in a feed of the real service (an account since deleted; DECISIONS D-RECEIVED-RESPONSES). The webhook payload requires a user. */
+            uploader?: components["schemas"]["User"] | null;
             /** Format: uri */
             url: string;
         };
@@ -3537,6 +3678,12 @@ export interface components {
             action: string;
             /** @description The organization that owns the repository; present when the repository belongs to an organization. */
             organization?: components["schemas"]["Organization"];
+            /** @description In a delivery every asset's `uploader` is a user (never null). */
+            release?: {
+                assets?: {
+                    uploader?: components["schemas"]["User"];
+                }[];
+            };
             /** @description The repository where the event occurred. */
             repository: components["schemas"]["Repository"];
             /** @description The user who performed the event. */

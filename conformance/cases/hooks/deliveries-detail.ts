@@ -8,13 +8,14 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
-import { placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
+import { checkHookResponse, freshSecret, placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
 import { isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
 
 interface LoggedAttempt {
   id: number;
   guid: string;
   event: string;
+  status: string;
   status_code: number;
   attempt?: unknown;
   next_attempt_at?: unknown;
@@ -35,8 +36,30 @@ function checkLogFields(ctx: CaseContext, entry: LoggedAttempt, where: string, p
 }
 
 interface DeliveryDetail extends LoggedAttempt {
-  request: { headers: Record<string, string>; payload: unknown };
-  response: { headers: Record<string, string>; payload: string | null };
+  request: { headers: Record<string, string> | null; payload: unknown };
+  response: { headers: Record<string, string> | null; payload: string | null };
+}
+
+/**
+ * What a server of this contract records of a delivery (D-SCHEMA-DELIVERY-RECORD): `status` `OK`
+ * exactly for a 2xx answer; no response headers and a null body without a response; request
+ * headers and payload never null; `X-Hub-Signature-256` beside `X-Hub-Signature`. The response
+ * schemas take the real service's looser records (D-RECEIVED-RESPONSES), so the case checks these.
+ */
+function checkRecord(ctx: CaseContext, detail: DeliveryDetail, where: string): void {
+  if (ctx.decisions.off("D-SCHEMA-DELIVERY-RECORD")) return;
+  const rule = ctx.rule("D-SCHEMA-DELIVERY-RECORD");
+  const ok2xx = detail.status_code >= 200 && detail.status_code < 300;
+  rule.ok((detail.status === "OK") === ok2xx, `${where}: status is OK exactly for a 2xx answer`, { expected: ok2xx ? "OK" : "not OK", actual: `${detail.status} (status_code ${detail.status_code})`, pointer: "/body/status" });
+  rule.ok(detail.request?.headers !== null && typeof detail.request?.headers === "object", `${where}: the request headers are recorded`, { expected: "an object", actual: detail.request?.headers, pointer: "/body/request/headers" });
+  rule.ok(detail.request?.payload !== null && detail.request?.payload !== undefined, `${where}: the request payload is recorded`, { expected: "the payload sent", actual: detail.request?.payload, pointer: "/body/request/payload" });
+  rule.ok(detail.response?.headers !== null && typeof detail.response?.headers === "object", `${where}: the response headers are an object`, { expected: "an object", actual: detail.response?.headers, pointer: "/body/response/headers" });
+  if (detail.status_code === 0) {
+    rule.equal(Object.keys(detail.response?.headers ?? {}).length, 0, `${where}: no response headers without a response`, "/body/response/headers");
+    rule.equal(detail.response?.payload, null, `${where}: no response body without a response`, "/body/response/payload");
+  }
+  const sha1 = headerOf(detail.request?.headers, "X-Hub-Signature");
+  if (sha1 !== undefined) rule.ok(headerOf(detail.request?.headers, "X-Hub-Signature-256") !== undefined, `${where}: X-Hub-Signature-256 is sent beside X-Hub-Signature`, { expected: "present", actual: detail.request?.headers, pointer: "/body/request/headers/X-Hub-Signature-256" });
 }
 
 function repoParams(hook: Installed): { owner: string; repo: string; hook_id: number } {
@@ -45,7 +68,7 @@ function repoParams(hook: Installed): { owner: string; repo: string; hook_id: nu
 }
 
 /** The header of the detail's recorded request, whatever the casing it was recorded in. */
-function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
+function headerOf(headers: Record<string, string> | null | undefined, name: string): string | undefined {
   const found = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name.toLowerCase());
   return found?.[1];
 }
@@ -69,6 +92,7 @@ async function checkDetail(ctx: CaseContext, hook: Installed, form: boolean): Pr
   check.ok(guid, "the ping carries X-Service-Delivery", { actual: ping.headers, pointer: "/headers/x-service-delivery" });
   const attempt = await attemptOf(ctx, hook, guid);
   checkLogFields(ctx, attempt, `the log entry of ${guid}`, "/body/*");
+  checkHookResponse(ctx, hook, { contentType: form ? "form" : "json", secret: hook.secret }, `POST ${placeName(hook.place)}`);
   const res = await ctx.http.request({ operationId: "getRepoHookDelivery", params: { ...repoParams(hook), delivery_id: attempt.id }, token: ctx.profile.users[0]!.token });
   check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries/${attempt.id}`);
   const detail = res.json<DeliveryDetail>();
@@ -82,6 +106,7 @@ async function checkDetail(ctx: CaseContext, hook: Installed, form: boolean): Pr
   else check.equal(detail.request?.payload, payloadOf(ping), "a JSON delivery's recorded payload is the object sent", "/body/request/payload");
   ctx.rule("D-DELIVERY-RETRIES").equal(detail.status_code, ping.answered, "status_code is the receiver's answer", "/body/status_code");
   check.ok(detail.response && typeof detail.response.headers === "object", "the detail has the response that came back", { actual: detail.response, pointer: "/body/response" });
+  checkRecord(ctx, detail, `the detail of ${guid}`);
 }
 
 export const DELIVERY_DETAIL_CASES: Case[] = [
@@ -90,10 +115,10 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     title: "A delivery's detail shows the request as sent (headers, the JSON payload object) and the receiver's response",
     area: "hooks",
     seed: SEED.headers,
-    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG"],
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
-      await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json" }, (hook) => checkDetail(ctx, hook, false));
+      await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json", secret: freshSecret() }, (hook) => checkDetail(ctx, hook, false));
     },
   },
   {
@@ -101,7 +126,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     title: "A form delivery's detail records the exact payload=… body it sent",
     area: "hooks",
     seed: SEED.headers,
-    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG"],
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-002", { contentType: "form" }, (hook) => checkDetail(ctx, hook, true));

@@ -8,7 +8,7 @@
  */
 import type { Case, Need } from "../../core/types.ts";
 import type { Checks } from "../../core/failure.ts";
-import { checkSecretHidden, freshSecret, hookRequest, orgPlace, placeName, sameEvents, SEED, withHook, type Hook } from "./support.ts";
+import { checkHookResponse, checkSecretHidden, freshSecret, hookRequest, orgPlace, placeName, sameEvents, SEED, withHook, type Hook } from "./support.ts";
 import { checkPing, checkSignatures, isPingFor, mark, pingNow, PING_RULES, waitAt } from "../webhooks/support.ts";
 
 const NEEDS: readonly Need[] = ["user", "org", "receiver"];
@@ -19,7 +19,7 @@ export const ORG_CASES: Case[] = [
     title: "An organization webhook takes membership and repository, has no test_url, and is pinged on creation",
     area: "hooks",
     seed: SEED.subscription,
-    rules: ["S-WEBHOOK-PLACES", "S-PING", "S-WEBHOOK-SIGNATURE", "D-HOOK-ENDPOINTS", "D-SCHEMA-TEST-URL", "D-SCHEMA-SECRET", "D-SIGNATURE", "D-SCHEMA-LAST-RESPONSE", ...PING_RULES],
+    rules: ["S-WEBHOOK-PLACES", "S-PING", "S-WEBHOOK-SIGNATURE", "D-HOOK-ENDPOINTS", "D-SCHEMA-TEST-URL", "D-SCHEMA-SECRET", "D-SIGNATURE", "D-SCHEMA-LAST-RESPONSE", "D-SCHEMA-HOOK-RESPONSE", ...PING_RULES],
     needs: NEEDS,
     async run(ctx) {
       const place = orgPlace(ctx);
@@ -41,6 +41,7 @@ export const ORG_CASES: Case[] = [
             { expected: "{code, status, message}", actual: last, pointer: "/body/last_response" },
           );
         }
+        checkHookResponse(ctx, hook, { secret }, `POST ${placeName(place)}`);
         if (ctx.decisions.on("D-SCHEMA-SECRET")) checkSecretHidden(hook.response.text, secret, `POST ${placeName(place)}`, ctx.rule("D-SCHEMA-SECRET"));
         const ping = await waitAt(ctx, hook.path, "the ping sent when the organization webhook was created", isPingFor(hook.id));
         const payload = checkPing(ctx, ping, hook.id, "the creation ping");

@@ -200,3 +200,21 @@ export function checkSecretHidden(text: string, secret: string | undefined, wher
   const leaked = [secret, JSON.stringify(secret).slice(1, -1)].some((form) => text.includes(form));
   checks.ok(!leaked, `${where}: the config secret is write-only and never returned`, { expected: "no secret in the response", actual: "the secret appears in the body", pointer: "/body/config/secret" });
 }
+
+/**
+ * What a server of this contract answers for a webhook it created (D-SCHEMA-HOOK-RESPONSE):
+ * `deliveries_url`, and the config the request set — its `url`, `content_type` `json` or `form`
+ * (the one asked for, `json` by default), `insecure_ssl` `"0"` or `"1"`. The response schema
+ * takes less, as the real service sends less (D-RECEIVED-RESPONSES), so the case holds an
+ * implementation to it.
+ */
+export function checkHookResponse(ctx: CaseContext, installed: Installed, spec: HookSpec, where: string): void {
+  if (ctx.decisions.off("D-SCHEMA-HOOK-RESPONSE")) return;
+  const rule = ctx.rule("D-SCHEMA-HOOK-RESPONSE");
+  const hook = installed.hook;
+  rule.ok(typeof hook.deliveries_url === "string" && hook.deliveries_url.length > 0, `${where}: deliveries_url, the hook's delivery log`, { expected: "a URL", actual: hook.deliveries_url, pointer: "/body/deliveries_url" });
+  const config = (hook.config ?? {}) as Record<string, unknown>;
+  rule.equal(config.url, installed.url, `${where}: config.url is the URL the request set`, "/body/config/url");
+  rule.equal(config.content_type, spec.contentType ?? "json", `${where}: config.content_type is the one asked for (json by default)`, "/body/config/content_type");
+  rule.ok(config.insecure_ssl === "0" || config.insecure_ssl === "1", `${where}: config.insecure_ssl is "0" or "1"`, { expected: '"0" or "1"', actual: config.insecure_ssl, pointer: "/body/config/insecure_ssl" });
+}

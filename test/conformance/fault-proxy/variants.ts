@@ -491,4 +491,51 @@ export const VARIANTS: Variant[] = [
       },
     }),
   },
+  {
+    name: "feed-minimal-pull-request",
+    rule: "D-SCHEMA-ACTIVITY-FEED-OBJECTS",
+    class: "value",
+    only: "FEEDS-PAYLOAD-003",
+    fails: ["FEEDS-PAYLOAD-003"],
+    // A feed's pull request cut to the real service's minimal form: the response schema takes it
+    // (D-RECEIVED-RESPONSES), so only the case's own check sees it.
+    fault: listsRewritten(FEED, (events) =>
+      events.map((e) => {
+        if (e.type !== "PullRequestEvent") return e;
+        const payload = e.payload as { pull_request: Record<string, unknown> };
+        const { id, number, url, head, base } = payload.pull_request;
+        return { ...e, payload: { ...payload, pull_request: { id, number, url, head, base } } };
+      }),
+    ),
+  },
+  {
+    name: "hook-without-deliveries-url",
+    rule: "D-SCHEMA-HOOK-RESPONSE",
+    class: "conditional-presence",
+    only: "HOOKS-ORG-001",
+    fails: ["HOOKS-ORG-001"],
+    // The created organization hook answered without deliveries_url (the response schema takes it).
+    fault: () => ({
+      response(side, req, res) {
+        if (side !== "api" || req.method !== "POST" || !/^\/orgs\/[^/]+\/hooks$/.test(pathOf(req)) || res.status !== 201) return;
+        const { deliveries_url: _deliveries, ...rest } = JSON.parse(res.body.toString("utf8")) as Record<string, unknown>;
+        res.body = Buffer.from(JSON.stringify(rest));
+      },
+    }),
+  },
+  {
+    name: "delivery-status-not-ok-on-2xx",
+    rule: "D-SCHEMA-DELIVERY-RECORD",
+    class: "value",
+    only: "HOOKS-DELIVERY-001",
+    fails: ["HOOKS-DELIVERY-001"],
+    // A delivery's detail whose status is not `OK` though the receiver answered 2xx (the response schema takes it).
+    fault: () => ({
+      response(side, req, res) {
+        if (side !== "api" || req.method !== "GET" || !/\/hooks\/\d+\/deliveries\/\d+$/.test(pathOf(req)) || !isJson(res)) return;
+        const detail = JSON.parse(res.body.toString("utf8")) as { status_code?: number; status?: string };
+        if ((detail.status_code ?? 0) >= 200 && (detail.status_code ?? 0) < 300) res.body = Buffer.from(JSON.stringify({ ...detail, status: "delivered" }));
+      },
+    }),
+  },
 ];
