@@ -37,6 +37,7 @@ import fetchClient, { type Client } from "@kubb/plugin-client/clients/fetch";
 import { listIssueEventsForRepo } from "./gen/clients/listIssueEventsForRepo.ts";
 import { listPublicEvents } from "./gen/clients/listPublicEvents.ts";
 import { listServiceHooks } from "./gen/clients/listServiceHooks.ts";
+import { ceiling } from "../ceilings.ts";
 
 export async function run(baseUrl: string) {
   const seen: { status: number; headers: Headers }[] = [];
@@ -68,6 +69,6 @@ beforeAll(async () => {
   writeFileSync(join(dir, "kubb.config.ts"), CONFIG);
   await run(join(repoRoot, "node_modules/.bin/kubb"), ["generate", "--config", "kubb.config.ts"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
   writeFileSync(join(dir, "usage.ts"), USAGE);
-}, 300_000);
+}, ceiling(150_000));
 
 describeGeneratedClient("kubb", () => dir);

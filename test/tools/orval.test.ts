@@ -54,6 +54,7 @@ export async function customFetch<T>(url: string, init: RequestInit): Promise<T>
 const USAGE = `
 import { listIssueEventsForRepo, listPublicEvents, listServiceHooks } from "./gen/api.ts";
 import { setBaseUrl } from "./fetcher.ts";
+import { ceiling } from "../ceilings.ts";
 
 export async function run(baseUrl: string) {
   setBaseUrl(baseUrl);
@@ -79,6 +80,6 @@ beforeAll(async () => {
   writeFileSync(join(dir, "fetcher.ts"), FETCHER);
   await run(join(repoRoot, "node_modules/.bin/orval"), ["--config", "orval.config.ts"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
   writeFileSync(join(dir, "usage.ts"), USAGE);
-}, 300_000);
+}, ceiling(150_000));
 
 describeGeneratedClient("orval", () => dir);

@@ -50,6 +50,7 @@ export async function run(baseUrl: string) {
 const NAMES_BY_TITLE = `
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ceiling } from "../ceilings.ts";
 const SCHEMAS = ${JSON.stringify(join(dirname(SPEC), "schemas"))};
 const titleOf = (path) => JSON.parse(readFileSync(join(SCHEMAS, path.replace(/^(\\.\\.?\\/)+/, "").replace(/^schemas\\//, "")), "utf8")).title;
 export default {
@@ -78,7 +79,7 @@ async function generate(name: string, input: string, flags: string[], apiConfig:
 let fromSpec = "";
 beforeAll(async () => {
   fromSpec = await generate("swagger-typescript-api", SPEC, ["--prefer-existing-schema-names-for-external-refs", "--custom-config=names-by-title.mjs"], `{ baseUrl, baseApiParams: { format: "json" } }`);
-}, 300_000);
+}, ceiling(150_000));
 
 it("names each schema's type from service-contract/spec as the component it is, with no circular alias", () => {
   const code = readFileSync(join(fromSpec, "gen/api.ts"), "utf8");
