@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const USAGE = `
 import { createClient } from "./client/client/index.ts";
 import { listIssueEventsForRepo, listPublicEvents, listServiceHooks } from "./client/sdk.gen.ts";
-import { ceiling } from "../ceilings.ts";
 
 export async function run(baseUrl: string) {
   const client = createClient({ baseUrl });

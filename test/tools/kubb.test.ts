@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const CONFIG = `
 import { defineConfig } from "@kubb/core";
@@ -37,7 +38,6 @@ import fetchClient, { type Client } from "@kubb/plugin-client/clients/fetch";
 import { listIssueEventsForRepo } from "./gen/clients/listIssueEventsForRepo.ts";
 import { listPublicEvents } from "./gen/clients/listPublicEvents.ts";
 import { listServiceHooks } from "./gen/clients/listServiceHooks.ts";
-import { ceiling } from "../ceilings.ts";
 
 export async function run(baseUrl: string) {
   const seen: { status: number; headers: Headers }[] = [];

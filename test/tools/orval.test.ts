@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const CONFIG = `
 export default {
@@ -54,7 +55,6 @@ export async function customFetch<T>(url: string, init: RequestInit): Promise<T>
 const USAGE = `
 import { listIssueEventsForRepo, listPublicEvents, listServiceHooks } from "./gen/api.ts";
 import { setBaseUrl } from "./fetcher.ts";
-import { ceiling } from "../ceilings.ts";
 
 export async function run(baseUrl: string) {
   setBaseUrl(baseUrl);

@@ -25,6 +25,7 @@ import { parse } from "yaml";
 import { beforeAll, expect, it } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const usage = (apiConfig: string) => `
 import { Api } from "./gen/api.ts";
@@ -50,7 +51,6 @@ export async function run(baseUrl: string) {
 const NAMES_BY_TITLE = `
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ceiling } from "../ceilings.ts";
 const SCHEMAS = ${JSON.stringify(join(dirname(SPEC), "schemas"))};
 const titleOf = (path) => JSON.parse(readFileSync(join(SCHEMAS, path.replace(/^(\\.\\.?\\/)+/, "").replace(/^schemas\\//, "")), "utf8")).title;
 export default {
@@ -85,7 +85,7 @@ it("names each schema's type from service-contract/spec as the component it is, 
   const code = readFileSync(join(fromSpec, "gen/api.ts"), "utf8");
   expect(code.match(/^export type (\w+) = \1;$/gm) ?? []).toEqual([]);
   const components = Object.keys((parse(readFileSync(SPEC, "utf8")) as { components: { schemas: object } }).components.schemas);
-  const declared = new Set([...code.matchAll(/^export (?:interface|type) (\w+)\b/gm)].map((m) => m[1]));
+  const declared = new Set([...code.matchAll(/^export (?:interface|type|enum) (\w+)\b/gm)].map((m) => m[1]));
   expect(components.filter((name) => !declared.has(name))).toEqual([]);
 });
 
