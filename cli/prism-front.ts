@@ -10,8 +10,11 @@
  * `{"error":{"code":"invalid_json"}}`) and a form with a malformed `%` escape (its form decoder
  * dies on the same URIError), and JSON that is a bare falsy value (`0`: Prism never answers it):
  * as a proxy it goes to the upstream unchecked, as a mock it is
- * answered 400 `Problems parsing JSON`. Everything else is forwarded
- * to Prism byte for byte.
+ * answered 400 `Problems parsing JSON`. A `Content-Type` that is not a media type (`text`, a
+ * parameter without a value) makes Prism answer a 500 of its own: as a proxy, such a request goes
+ * to the upstream unchecked; as a mock, it reaches Prism without that header (the contract ignores
+ * a body where an operation takes none, and answers 415 where it takes one, as Prism does for a
+ * body without a type). Everything else is forwarded to Prism byte for byte.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -57,6 +60,15 @@ function unreadableBody(contentType: string | undefined, body: Buffer): boolean 
   } catch {
     return true;
   }
+}
+
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/** RFC 9110's media-type: type "/" subtype *( ";" parameter ), a parameter's value a token or a quoted string. */
+const MEDIA_TYPE = new RegExp(`^\\s*${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"([^"\\\\]|\\\\.)*"))*\\s*;?\\s*$`);
+
+/** A `Content-Type` header that is there and is not a media type (Prism's parser throws on it). */
+export function malformedContentType(value: string | undefined): boolean {
+  return value !== undefined && !MEDIA_TYPE.test(value);
 }
 
 /** The whole body when it is small enough to check, else undefined (and nothing consumed). */
@@ -116,6 +128,12 @@ export async function startFront(options: FrontOptions): Promise<{ url: string; 
       if (options.upstream) return forward(req, res, options.upstream);
       req.resume();
       return refuse(res, MALFORMED_BODY);
+    }
+    if (malformedContentType(req.headers["content-type"])) {
+      options.onUnchecked(`${req.method} ${url} (Content-Type is not a media type)`);
+      if (options.upstream) return forward(req, res, options.upstream);
+      delete req.headers["content-type"];
+      return forward(req, res, options.prism);
     }
     readBody(req).then(
       (body) => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { htmlReport } from "../../conformance/report/html.ts";
 import { SAMPLE } from "../conformance/sample-summary.ts";
 import { chromiumSkip, launchChromium, saveArtifact } from "./chromium.ts";
+import { ceiling } from "../ceilings.ts";
 
 describe("conformance HTML report in Chromium", () => {
   let browser: Browser | undefined;
@@ -42,7 +43,7 @@ describe("conformance HTML report in Chromium", () => {
       if (msg.type() === "error" || msg.type() === "warning") problems.push(`console: ${msg.text()}`);
     });
     await page.goto(url);
-  }, 60_000);
+  }, ceiling(30_000));
 
   afterAll(async () => {
     await browser?.close();

@@ -11,6 +11,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCliInProcess } from "./run-cli.ts";
 import { useServer } from "../reference/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const bundle = (path: string): string => readFileSync(join(repoRoot, "bundle", path), "utf8");
 
@@ -19,7 +20,7 @@ describe("service-contract bundle", () => {
     const result = await runCliInProcess(["bundle", "--out", "bundle", "--check"]);
     expect(result.stdout).toMatch(/^bundle\/ is up to date \(\d+ files\)/);
     expect(result.code).toBe(0);
-  }, 120_000);
+  }, ceiling(60_000));
 
   it("replaces only its own files in --out, and --check names what differs", async () => {
     const out = mkdtempSync(join(tmpdir(), "bundle-"));
@@ -36,7 +37,7 @@ describe("service-contract bundle", () => {
     const check = await runCliInProcess(["bundle", "--out", out, "--check"]);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain("changed: openapi-3.0.json");
-  }, 120_000);
+  }, ceiling(60_000));
 
   it("refuses a missing --out and a file as --out (exit 2)", async () => {
     expect((await runCliInProcess(["bundle"])).code).toBe(2);
@@ -52,7 +53,7 @@ describe("service-contract bundle", () => {
     const api = (await SwaggerParser.validate(join(repoRoot, "bundle/openapi.json"))) as { openapi: string; webhooks: object };
     expect(api.openapi).toBe("3.1.0");
     expect(Object.keys(api.webhooks).length).toBeGreaterThanOrEqual(22);
-  }, 60_000);
+  }, ceiling(30_000));
 
   it("the 3.0 edition is OpenAPI 3.0.3 that a 3.0 reader validates, with 3.1's forms rewritten and its losses listed", async () => {
     const text = bundle("openapi-3.0.json");
@@ -71,7 +72,7 @@ describe("service-contract bundle", () => {
     const api = (await SwaggerParser.validate(join(repoRoot, "bundle/openapi-3.0.json"))) as { openapi: string; paths: object };
     expect(api.openapi).toBe("3.0.3");
     expect(Object.keys(api.paths).length).toBeGreaterThan(20);
-  }, 60_000);
+  }, ceiling(30_000));
 
   it("the JSON Schema edition has one file per webhook event and per response resource, in both dialects, with an index", () => {
     const index = JSON.parse(bundle("json-schema/index.json")) as Record<"webhooks" | "resources", Record<string, Record<string, string>>>;
@@ -99,5 +100,5 @@ describe("serve: the bundle under /docs/bundle/", () => {
     expect((await fetch(`${t.api}/docs/bundle/json-schema/2020-12/webhooks/push.json`)).headers.get("content-type")).toMatch(/^application\/json/);
     expect((await fetch(`${t.api}/docs/bundle/../package.json`)).status).toBe(404);
     expect((await fetch(`${t.api}/docs/bundle/nothing.json`)).status).toBe(404);
-  }, 60_000);
+  }, ceiling(30_000));
 });

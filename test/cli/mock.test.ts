@@ -143,7 +143,7 @@ describe("service-contract mock", () => {
       // Its exit code and summary line: checked when the last test below stops it.
     }, PRISM_TIMEOUT);
 
-    it("survives a malformed % escape in a path (Prism 5.14.2 dies on it) and keeps unparseable JSON from Prism: the proxy passes both through, the mock answers 400", async () => {
+    it("survives a malformed % escape in a path (Prism 5.14.2 dies on it) and keeps unparseable JSON and a Content-Type that is no media type from Prism: the proxy passes them through, the mock answers them itself or without that header", async () => {
       const from = seen.length;
       for (const path of ["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events"]) {
         const passed = await fetch(`${proxy.ready.proxy}${path}`);
@@ -161,8 +161,16 @@ describe("service-contract mock", () => {
       const mockedBody = await post(mock.ready.mock!);
       expect(mockedBody.status).toBe(400);
       expect(await mockedBody.json()).toEqual({ message: "Problems parsing JSON", documentation_url: expect.any(String) });
-      expect(seen.slice(from)).toEqual(["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events", "/repos/octocat/hello-world/hooks"]);
+      // A Content-Type that is not a media type: Prism answers a 500 of its own to it.
+      const ping = (base: string) => fetch(`${base}/repos/octocat/hello-world/hooks/1/pings`, { method: "POST", headers: { "content-type": "text" }, body: "not a media type" });
+      const passedPing = await ping(proxy.ready.proxy!);
+      expect(passedPing.status).toBe(404);
+      await passedPing.arrayBuffer();
+      const mockedPing = await ping(mock.ready.mock!);
+      expect(mockedPing.status, await mockedPing.text()).toBeLessThan(500);
+      expect(seen.slice(from)).toEqual(["/repos/octocat/hello%zz/events", "/repos/octocat/hello-world/issues/%E0%A4%A/events", "/repos/octocat/hello-world/hooks", "/repos/octocat/hello-world/hooks/1/pings"]);
       expect(proxy.lines.filter((l) => l.startsWith("unchecked GET /repos/octocat/hello%zz/events"))).toHaveLength(1);
+      expect(proxy.lines.filter((l) => l.startsWith("unchecked POST /repos/octocat/hello-world/hooks/1/pings (Content-Type is not a media type)"))).toHaveLength(1);
     }, PRISM_TIMEOUT);
 
     it("stops Prism on Ctrl-C (SIGINT) as well (the proxy: the same stop as the mock's; its summary: 0 violations over all the above)", async () => {

@@ -9,7 +9,8 @@
  *
  * How a block runs: as one `bash -eo pipefail` script (any failing command, or any failing
  * stage of a pipe, fails it; `curl --fail-with-body` makes an HTTP error a failure), so a block
- * must not depend on another; blocks run concurrently, in a scratch folder holding a copy of `spec/` (as in a clone;
+ * must not depend on another; blocks run concurrently, each in a folder of its own (two blocks
+ * writing `bundle --out contract` at once raced in one folder) holding a copy of `spec/` (as in a clone;
  * and, as a clone is, a git repository, whose branch `main` has that spec/ committed, so
  * `diff --base-ref main spec/` runs as in a pull request's pipeline), with exactly these
  * substitutions:
@@ -141,6 +142,8 @@ describe("the READMEs", () => {
 
 (TOOLS_SKIP ? describe.skip : describe)(`the READMEs' shell examples${TOOLS_SKIP ? ` — ${TOOLS_SKIP}` : ""}`, () => {
   const scratch = mkdtempSync(join(tmpdir(), "readme-examples-"));
+  // A clone's folder, copied for each block that runs as in a clone.
+  const clone = join(scratch, "clone");
   // A user's project: the run's packed tarball installed, nothing else (for the blocks marked installed).
   const project = join(scratch, "project");
   let serve: { api: string; auth: string; stop(): Promise<unknown> };
@@ -149,15 +152,15 @@ describe("the READMEs", () => {
   const received: { event: string; signature: string; body: Buffer }[] = [];
 
   beforeAll(async () => {
-    cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true });
+    cpSync(join(repoRoot, "spec"), join(clone, "spec"), { recursive: true });
     // A repository of its own with the spec on `main`: this clone's branch names are not known here
     // (a pipeline's checkout may have none), and the blocks must not read this clone's history.
     for (const args of [["init", "-q"], ["add", "spec"], ["commit", "-qm", "the contract"]]) {
-      const git = spawnSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=readme", "-c", "user.email=readme@example.test", "-c", "commit.gpgsign=false", ...args], { cwd: scratch });
+      const git = spawnSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=readme", "-c", "user.email=readme@example.test", "-c", "commit.gpgsign=false", ...args], { cwd: clone });
       expect(git.status, `git ${args.join(" ")}: ${String(git.stderr)}`).toBe(0);
     }
     // As in a clone: `node --import tsx …` resolves tsx from the folder it runs in.
-    symlinkSync(join(repoRoot, "node_modules"), join(scratch, "node_modules"), "dir");
+    symlinkSync(join(repoRoot, "node_modules"), join(clone, "node_modules"), "dir");
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
@@ -198,7 +201,12 @@ describe("the READMEs", () => {
       .replace(/http:\/\/127\.0\.0\.1:3000/g, serve.api)
       .replace(/http:\/\/127\.0\.0\.1:3001/g, serve.auth)
       .replace(/http:\/\/127\.0\.0\.1:9000/g, receiverUrl);
-    const r = await bash(script, block.installed ? project : scratch, block.installed ? npmEnv : process.env);
+    let cwd = project;
+    if (!block.installed) {
+      cwd = join(scratch, `${block.file.replaceAll("/", "_")}-${block.line}`);
+      cpSync(clone, cwd, { recursive: true, verbatimSymlinks: true });
+    }
+    const r = await bash(script, cwd, block.installed ? npmEnv : process.env);
     expect(r.code, `${block.file}:${block.line}\n${script}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(0);
   }, ceiling(240_000));
 

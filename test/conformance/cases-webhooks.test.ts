@@ -12,9 +12,11 @@ import { CASES } from "../../conformance/cases/webhooks/index.ts";
 import { runReference } from "../../conformance/reference-profile.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import { startFakeHooks, type FakeHooksOptions } from "./fake-webhook-targets.ts";
+import { ceiling } from "../ceilings.ts";
 
 const RUN_TIMEOUT_MS = 120_000;
-const DELIVERY_BOUND_MS = 20_000;
+// How long a case waits for a delivery: a ceiling, scaled for a busy machine (test/ceilings.ts).
+const DELIVERY_BOUND_MS = ceiling(20_000);
 
 function explain(r: CaseResult | undefined): string {
   return JSON.stringify(r && { id: r.id, status: r.status, reason: r.reason, failure: r.failure, notes: r.notes }, null, 2);
@@ -68,8 +70,10 @@ describe("webhook cases against the reference server", () => {
     expect(checked).toEqual(["commit_comment", "create", "delete", "deployment", "deployment_status", "fork", "gollum", "issue_comment", "issues", "member", "membership", "page_build", "pull_request", "pull_request_review_comment", "push", "release", "repository", "status", "team_add", "watch"]);
   });
 
-  it("the cases are fast: deliveries on loopback are waited for only as long as they take, never the whole bound", () => {
-    const slow = summary.results.filter((r) => r.durationMs > DELIVERY_BOUND_MS / 2).map((r) => `${r.id} ${r.durationMs} ms`);
+  // Not a speed expectation (a busy machine makes every case slow): a case that waited out the whole
+  // bound instead of returning when its delivery came takes at least the bound.
+  it("no case waits out the whole delivery bound: deliveries are waited for only as long as they take", () => {
+    const slow = summary.results.filter((r) => r.durationMs >= DELIVERY_BOUND_MS).map((r) => `${r.id} ${r.durationMs} ms`);
     expect(slow).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import { ruleTable } from "../../conformance/rules/table.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { startFaultProxy, type Fault } from "./fault-proxy/proxy.ts";
 import { FAIR_VARIANTS } from "./fault-proxy/fair-variants-feeds.ts";
+import { ceiling } from "../ceilings.ts";
 
 const RUN_TIMEOUT_MS = 180_000;
 
@@ -25,7 +26,7 @@ let target: ReferenceTarget;
 
 beforeAll(async () => {
   target = await startReferenceTarget();
-}, 60_000);
+}, ceiling(30_000));
 
 afterAll(async () => {
   await target?.close();

@@ -10,13 +10,14 @@ import { runSuite } from "../../conformance/run/runner.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
 import { startFaultProxy } from "./fault-proxy/proxy.ts";
 import { FAIR_VARIANTS_NONWEB } from "./fault-proxy/fair-variants-nonweb.ts";
+import { ceiling } from "../ceilings.ts";
 
 const RUN_TIMEOUT_MS = 120_000;
 let target: ReferenceTarget;
 
 beforeAll(async () => {
   target = await startReferenceTarget({ history: false });
-}, 60_000);
+}, ceiling(30_000));
 
 afterAll(async () => {
   await target?.close();

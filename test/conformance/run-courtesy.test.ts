@@ -12,12 +12,13 @@ import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { parseRateLimit } from "../../cli/commands/serve.ts";
 import { runCliInProcess } from "../cli/run-cli.ts";
 import { basic } from "../reference/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
   // A tight anonymous limit, so spending it takes a handful of requests.
   server = await startServer({ port: 0, authPort: 0, seed: "demo", history: false, rateLimits: { anonymous: 8 } });
-}, 60_000);
+}, ceiling(30_000));
 afterAll(() => server?.close());
 
 describe("rate limits said, not suffered", () => {
@@ -76,7 +77,7 @@ describe("the demo profile, built in", () => {
     expect(cli.code, cli.stdout).toBe(0);
     const still = await fetch(`${server.urls.api}/applications/demo-client-id-0001/tokens/${appToken}`, { headers: { authorization: basic("demo-client-id-0001", "demo-client-secret-0001-keep-it-private") } });
     expect(still.status).toBe(200);
-  }, 120_000);
+  }, ceiling(60_000));
 
   it("without --profile a target lacking the demo data is a usage error saying so", async () => {
     const other = await startServer({ port: 0, authPort: 0, seed: "none" });

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { procInfo } from "./proc.ts";
+import { ceiling } from "../ceilings.ts";
 
 const vitestBin = join(repoRoot, "node_modules/vitest/vitest.mjs");
 let pidsDir: string;
@@ -58,7 +59,7 @@ describe("child processes a test starts", () => {
     expect(run.output).toMatch(/stopped 1 process\(es\) left running by "times out with its child still running", which failed/);
     expect(run.output).toMatch(/stopped 1 process\(es\) left running by \S*leaves-a-child\.fixture\.ts/);
     expect(run.output).not.toContain("still running after the last test file");
-  }, 240_000);
+  }, ceiling(120_000));
 
   test("left running without the teardown, fail the run at its closing check, named", async () => {
     const run = await vitest(["--config", "test/processes/fixture/check-only.config.ts", "leaves-a-child"]);
@@ -67,5 +68,5 @@ describe("child processes a test starts", () => {
     expect(run.output).toContain("1 process(es) started by the tests were still running after the last test file (now killed)");
     expect(run.output).toMatch(new RegExp(`${pid} \\S*node -e setInterval`));
     expect(running(pid)).toBe(false);
-  }, 240_000);
+  }, ceiling(120_000));
 });

@@ -43,6 +43,11 @@ export function roundRobinProxy(upstreams: string[] = []): RoundRobinProxy {
         });
         req.pipe(forward);
       });
+      // Idle client connections stay open longer than a client keeps them (undici: the server's
+      // Keep-Alive hint less a second). With node's default of 5 s, a busy machine's late timers
+      // let the suite reuse a connection the proxy was closing: "fetch failed" (seen at load 15).
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
       await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
       proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       return proxy.url;

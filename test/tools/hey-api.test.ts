@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const USAGE = `
 import { createClient } from "./client/client/index.ts";
@@ -34,6 +35,6 @@ beforeAll(async () => {
   dir = scratch("hey-api");
   await run(join(repoRoot, "node_modules/.bin/openapi-ts"), ["-i", SPEC, "-o", join(dir, "client"), "-c", "@hey-api/client-fetch", "--no-log-file", "--silent"], { cwd: dir });
   writeFileSync(join(dir, "usage.ts"), USAGE);
-}, 180_000);
+}, ceiling(90_000));
 
 describeGeneratedClient("@hey-api/openapi-ts", () => dir);

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const CONFIG = `
 import { defineConfig } from "@kubb/core";
@@ -68,6 +69,6 @@ beforeAll(async () => {
   writeFileSync(join(dir, "kubb.config.ts"), CONFIG);
   await run(join(repoRoot, "node_modules/.bin/kubb"), ["generate", "--config", "kubb.config.ts"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
   writeFileSync(join(dir, "usage.ts"), USAGE);
-}, 300_000);
+}, ceiling(150_000));
 
 describeGeneratedClient("kubb", () => dir);

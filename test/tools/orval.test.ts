@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
+import { ceiling } from "../ceilings.ts";
 
 const CONFIG = `
 export default {
@@ -79,6 +80,6 @@ beforeAll(async () => {
   writeFileSync(join(dir, "fetcher.ts"), FETCHER);
   await run(join(repoRoot, "node_modules/.bin/orval"), ["--config", "orval.config.ts"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
   writeFileSync(join(dir, "usage.ts"), USAGE);
-}, 300_000);
+}, ceiling(150_000));
 
 describeGeneratedClient("orval", () => dir);

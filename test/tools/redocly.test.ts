@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 interface Problem {
   ruleId: string;
@@ -48,7 +49,7 @@ beforeAll(async () => {
   output = result.stdout;
   // One JSON report per document, printed one right after the other (`}{`).
   for (const report of jsonValues(result.stdout)) problems.push(...(report as { problems: Problem[] }).problems);
-}, 300_000);
+}, ceiling(150_000));
 
 describe("Redocly recommended on the bundle", () => {
   it("read both documents", () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../cli/run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 interface Finding {
   code: string;
@@ -30,7 +31,7 @@ beforeAll(async () => {
     return { stdout: e.stdout };
   });
   findings = JSON.parse(result.stdout) as Finding[];
-}, 300_000);
+}, ceiling(150_000));
 
 describe("Spectral spectral:oas", () => {
   it("read every document (its warnings name each)", () => {

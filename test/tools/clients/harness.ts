@@ -17,6 +17,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../cli/run-cli.ts";
 import { useServer, type TestServer } from "../../reference/harness.ts";
 import { ADMIN_TOKEN, simulate } from "../../reference/deliveries-fixtures.ts";
+import { ceiling } from "../../ceilings.ts";
 
 /** The contract as a consumer resolves it: `service-contract/spec` (spec/openapi.yaml, with its schema files beside it). */
 export const SPEC = createRequire(join(repoRoot, "package.json")).resolve("service-contract/spec");
@@ -72,7 +73,7 @@ export function useReference(): TestServer {
   beforeAll(async () => {
     await simulate(t.api, "issues", { count: 2 });
     await simulate(t.api, "issues", { params: { action: "closed", number: "1" } });
-  }, 60_000);
+  }, ceiling(30_000));
   return t;
 }
 
@@ -101,11 +102,11 @@ export function describeGeneratedClient(tool: string, dir: () => string): void {
     const t = useReference();
     it("the generated client and its use type-check strictly", async () => {
       await typecheck(dir());
-    }, 180_000);
+    }, ceiling(90_000));
 
     it("calls the reference correctly", async () => {
       const usage = (await import(join(dir(), "usage.ts"))) as { run: (base: string) => Promise<Outcome> };
       await expectCallsReference(t.api, await usage.run(t.api));
-    }, 60_000);
+    }, ceiling(30_000));
   });
 }

@@ -1,0 +1,37 @@
+/**
+ * Every time limit a test file gives vitest (a test's or a hook's) is a ceiling scaled for a busy
+ * machine (test/ceilings.ts), not a number: fifteen files written with literal limits (`}, 300_000)`)
+ * failed on a 2-core machine at load 15, where Spectral alone took longer than its five minutes.
+ * Fixtures that time out on purpose (test/processes/fixture/) are exempt.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../cli/run-cli.ts";
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === "fixture" ? [] : files(path);
+    return e.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** A line `}, 60_000);` (or `}, 60000)`) closing an it/test/describe/hook: a limit in plain milliseconds. */
+const LITERAL_LIMIT = /^\s*\},\s*\d[\d_]{2,}\s*\);?\s*$/gm;
+
+describe("time limits in test files", () => {
+  it("are ceiling(…), never a literal number of milliseconds", () => {
+    const found = files(join(repoRoot, "test")).flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      return [...text.matchAll(LITERAL_LIMIT)].map((m) => `${relative(repoRoot, file)}:${text.slice(0, m.index).split("\n").length}: ${m[0]}`);
+    });
+    expect(found).toEqual([]);
+  });
+
+  it("the check finds a literal limit", () => {
+    expect("it('x', async () => {\n  }, 300_000);\n".match(LITERAL_LIMIT)).toHaveLength(1);
+    expect("it('x', async () => {\n  }, ceiling(60_000));\n".match(LITERAL_LIMIT)).toBeNull();
+    expect('spawn("node", ["-e", "setTimeout(() => {}, 60000)"]);'.match(LITERAL_LIMIT)).toBeNull();
+  });
+});
