@@ -21,6 +21,7 @@ export const SLOW_FIRST = [
   "test/cli/bad-input.test.ts",
   "test/browser/conformance-report-layout.test.ts",
   "test/tools/orval.test.ts",
+  "test/spec/octokit-receiver-gaps.test.ts",
   "test/cli/launcher-signals.test.ts",
   "test/browser/conformance-authorize.test.ts",
   "test/conformance/broken-variants.test.ts",
