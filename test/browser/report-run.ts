@@ -8,10 +8,10 @@
  */
 import type { RunSummary } from "../../conformance/core/types.ts";
 import { startReferenceTarget } from "../../conformance/reference-profile.ts";
-import { runSuite } from "../../conformance/run/runner.ts";
-import { startFaultProxy, type Fault } from "../conformance/fault-proxy/proxy.ts";
+import type { Fault } from "../conformance/fault-proxy/proxy.ts";
 import { VARIANTS } from "../conformance/fault-proxy/variants.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
+import { runThroughFaultProxy } from "../conformance/fault-proxy/run.ts";
 
 export const REPORT_RUN_ONLY = "OAUTH-REDIRECT-*,FEEDS-VIS-*,FEEDS-ETAG-*,CONTRACT-RATE-*,WEBHOOK-PING-*";
 
@@ -38,12 +38,7 @@ export async function reportRun(): Promise<RunSummary> {
   const target = await startReferenceTarget();
   try {
     const fault = both(variant("redirect-prefix", target.profile), variant("private-leak", target.profile));
-    const proxy = await startFaultProxy({ api: target.server.urls.api, auth: target.server.urls.auth }, fault);
-    try {
-      return await runSuite({ baseUrl: proxy.apiUrl, authUrl: proxy.authUrl, profile: target.profile, only: REPORT_RUN_ONLY, receiverHost: false });
-    } finally {
-      await proxy.close();
-    }
+    return await runThroughFaultProxy(target, fault, { only: REPORT_RUN_ONLY, receiverHost: false });
   } finally {
     await target.close();
   }

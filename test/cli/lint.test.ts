@@ -16,7 +16,7 @@ import { repoRoot, runCli, runCliInProcess } from "./run-cli.ts";
 import { ceiling } from "../ceilings.ts";
 
 /** A lint run loads the spec twice (swagger-parser, Redocly): seconds alone, much longer on a busy CI machine. */
-const LINT_TIMEOUT = 90_000;
+const LINT_TIMEOUT = ceiling(45_000);
 
 const scratch = mkdtempSync(join(tmpdir(), "lint-test-"));
 

@@ -7,16 +7,16 @@
  * so it is the defect that fails them, not the proxy. The reference itself carries no fault code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CaseResult, RunSummary } from "../../conformance/core/types.ts";
-import { runSuite } from "../../conformance/run/runner.ts";
+import type { RunSummary } from "../../conformance/core/types.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
-import { startFaultProxy, type Fault } from "./fault-proxy/proxy.ts";
+import type { Fault } from "./fault-proxy/proxy.ts";
 import { VARIANTS } from "./fault-proxy/variants.ts";
 import { ruleTable } from "../../conformance/rules/table.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { ceiling } from "../ceilings.ts";
+import { LOOPBACK_DELIVERY_MS, resultLine, runThroughFaultProxy } from "./fault-proxy/run.ts";
 
-const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = ceiling(90_000);
 
 let target: ReferenceTarget;
 
@@ -28,19 +28,8 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function throughProxy(fault: Fault | undefined, only: string): Promise<RunSummary> {
-  const proxy = await startFaultProxy({ api: target.server.urls.api, auth: target.server.urls.auth }, fault);
-  try {
-    // Deliveries over loopback take milliseconds: a missing one need not cost the profile's 5 s.
-    return await runSuite({ baseUrl: proxy.apiUrl, authUrl: proxy.authUrl, profile: { ...target.profile, deliveryTimeoutMs: 2000 }, only });
-  } finally {
-    await proxy.close();
-  }
-}
-
-function line(r: CaseResult): string {
-  return `${r.id} ${r.status}${r.reason ? ` (${r.reason})` : ""}${r.failure ? `: ${r.failure.message}` : ""}`;
-}
+const throughProxy = (fault: Fault | undefined, only: string) => runThroughFaultProxy(target, fault, { only, deliveryTimeoutMs: LOOPBACK_DELIVERY_MS });
+const line = resultLine;
 
 describe("the variants", () => {
   it("cover every class of rule the suite used to miss, each naming its rule", () => {

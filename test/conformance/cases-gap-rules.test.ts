@@ -26,9 +26,10 @@ import { checkProfile } from "../../conformance/run/load-profile.ts";
 import { unmetNeed } from "../../conformance/run/needs.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
+import { ceiling } from "../ceilings.ts";
 
 const CASES: Case[] = [...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES, ...SERVICE_HOOK_CASES, ...DELIVERY_DETAIL_CASES, ...TESTS_ENDPOINT_CASES, ...ORG_TOKEN_CASES, ...ESCAPE_CASES];
-const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = ceiling(90_000);
 
 function explain(r: CaseResult | undefined): string {
   return JSON.stringify(r && { id: r.id, status: r.status, reason: r.reason, failure: r.failure, notes: r.notes }, null, 2);

@@ -12,8 +12,9 @@ import { CASES } from "../../conformance/cases/hooks/index.ts";
 import { runReference } from "../../conformance/reference-profile.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import { startFakeHooks, type FakeHooksOptions } from "./fake-webhook-targets.ts";
+import { ceiling } from "../ceilings.ts";
 
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = ceiling(60_000);
 
 function explain(r: CaseResult | undefined): string {
   return JSON.stringify(r && { id: r.id, status: r.status, reason: r.reason, failure: r.failure, notes: r.notes }, null, 2);

@@ -14,7 +14,7 @@ import { runSuite } from "../../conformance/run/runner.ts";
 import { startFakeHooks, type FakeHooksOptions } from "./fake-webhook-targets.ts";
 import { ceiling } from "../ceilings.ts";
 
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = ceiling(60_000);
 // How long a case waits for a delivery: a ceiling, scaled for a busy machine (test/ceilings.ts).
 const DELIVERY_BOUND_MS = ceiling(20_000);
 

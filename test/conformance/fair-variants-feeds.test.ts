@@ -9,18 +9,18 @@
  * the file; each run selects only the variant's cases.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CaseResult, RunSummary } from "../../conformance/core/types.ts";
+import type { RunSummary } from "../../conformance/core/types.ts";
 import type { DecisionSetting } from "../../conformance/core/decisions.ts";
-import { runSuite } from "../../conformance/run/runner.ts";
 import { failedLevel, failedRule } from "../../conformance/run/rule-results.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
 import { ruleTable } from "../../conformance/rules/table.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
-import { startFaultProxy, type Fault } from "./fault-proxy/proxy.ts";
+import type { Fault } from "./fault-proxy/proxy.ts";
 import { FAIR_VARIANTS } from "./fault-proxy/fair-variants-feeds.ts";
 import { ceiling } from "../ceilings.ts";
+import { LOOPBACK_DELIVERY_MS, resultLine, runThroughFaultProxy } from "./fault-proxy/run.ts";
 
-const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = ceiling(90_000);
 
 let target: ReferenceTarget;
 
@@ -32,19 +32,9 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function throughProxy(fault: Fault, only: string, decisions: Record<string, DecisionSetting>): Promise<RunSummary> {
-  const proxy = await startFaultProxy({ api: target.server.urls.api, auth: target.server.urls.auth }, fault);
-  try {
-    // Deliveries over loopback take milliseconds: a missing one need not cost the profile's 5 s.
-    return await runSuite({ baseUrl: proxy.apiUrl, authUrl: proxy.authUrl, profile: { ...target.profile, deliveryTimeoutMs: 2000, decisions }, only });
-  } finally {
-    await proxy.close();
-  }
-}
-
-function line(r: CaseResult): string {
-  return `${r.id} ${r.status}${r.reason ? ` (${r.reason})` : ""}${r.failure ? `: [${r.failure.rule ?? "?"}] ${r.failure.message}` : ""}`;
-}
+const throughProxy = (fault: Fault, only: string, decisions: Record<string, DecisionSetting>) =>
+  runThroughFaultProxy(target, fault, { only, decisions, deliveryTimeoutMs: LOOPBACK_DELIVERY_MS });
+const line = resultLine;
 
 describe("the fair variants", () => {
   it("each names cases of the table, and a departure names the decision its cases enforce", () => {

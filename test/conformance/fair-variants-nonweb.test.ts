@@ -5,14 +5,12 @@
  * with the reference profile.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CaseResult } from "../../conformance/core/types.ts";
-import { runSuite } from "../../conformance/run/runner.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
-import { startFaultProxy } from "./fault-proxy/proxy.ts";
 import { FAIR_VARIANTS_NONWEB } from "./fault-proxy/fair-variants-nonweb.ts";
 import { ceiling } from "../ceilings.ts";
+import { resultLine, runThroughFaultProxy } from "./fault-proxy/run.ts";
 
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = ceiling(60_000);
 let target: ReferenceTarget;
 
 beforeAll(async () => {
@@ -23,26 +21,19 @@ afterAll(async () => {
   await target?.close();
 });
 
-function line(r: CaseResult): string {
-  return `${r.id} ${r.status}${r.reason ? ` (${r.reason})` : ""}${r.failure ? `: ${r.failure.message}` : ""}`;
-}
+const line = resultLine;
 
 describe("fair variants of the non-web flow, service hook and token cases", () => {
   for (const variant of FAIR_VARIANTS_NONWEB) {
     it(
       `${variant.name}: ${variant.choice}`,
       async () => {
-        const proxy = await startFaultProxy({ api: target.server.urls.api, auth: target.server.urls.auth }, variant.fault(target.profile));
-        try {
-          const summary = await runSuite({ baseUrl: proxy.apiUrl, authUrl: proxy.authUrl, profile: { ...target.profile, decisions: variant.decisions }, only: variant.only });
-          expect(summary.results.length).toBeGreaterThan(0);
-          const bad = summary.results.filter((r) => r.status === "failed" || (r.status === "skipped" && !/not checked|switched off/.test(r.reason ?? "")));
-          expect(bad.map(line), summary.results.map(line).join("\n")).toEqual([]);
-          // The declared choice is the one made: the case ran and passed, not merely skipped.
-          expect(summary.results.filter((r) => r.status === "passed").length, summary.results.map(line).join("\n")).toBeGreaterThan(0);
-        } finally {
-          await proxy.close();
-        }
+        const summary = await runThroughFaultProxy(target, variant.fault(target.profile), { only: variant.only, decisions: variant.decisions });
+        expect(summary.results.length).toBeGreaterThan(0);
+        const bad = summary.results.filter((r) => r.status === "failed" || (r.status === "skipped" && !/not checked|switched off/.test(r.reason ?? "")));
+        expect(bad.map(line), summary.results.map(line).join("\n")).toEqual([]);
+        // The declared choice is the one made: the case ran and passed, not merely skipped.
+        expect(summary.results.filter((r) => r.status === "passed").length, summary.results.map(line).join("\n")).toBeGreaterThan(0);
       },
       RUN_TIMEOUT_MS,
     );

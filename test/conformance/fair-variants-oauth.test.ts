@@ -6,17 +6,17 @@
  * fault proxy (test/conformance/fault-proxy/fair-variants-oauth.ts), once declared, once not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CaseResult, RunSummary } from "../../conformance/core/types.ts";
+import type { RunSummary } from "../../conformance/core/types.ts";
 import type { DecisionSetting } from "../../conformance/core/decisions.ts";
-import { runSuite } from "../../conformance/run/runner.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
 import { ruleTable } from "../../conformance/rules/table.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
-import { startFaultProxy, type Fault } from "./fault-proxy/proxy.ts";
+import type { Fault } from "./fault-proxy/proxy.ts";
 import { FAIR_VARIANTS } from "./fault-proxy/fair-variants-oauth.ts";
 import { ceiling } from "../ceilings.ts";
+import { LOOPBACK_DELIVERY_MS, resultLine, runThroughFaultProxy } from "./fault-proxy/run.ts";
 
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = ceiling(60_000);
 
 let target: ReferenceTarget;
 
@@ -28,19 +28,9 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function throughProxy(fault: Fault, only: string, decisions?: Record<string, DecisionSetting>): Promise<RunSummary> {
-  const proxy = await startFaultProxy({ api: target.server.urls.api, auth: target.server.urls.auth }, fault);
-  try {
-    const profile = { ...target.profile, deliveryTimeoutMs: 2000, ...(decisions ? { decisions } : {}) };
-    return await runSuite({ baseUrl: proxy.apiUrl, authUrl: proxy.authUrl, profile, only });
-  } finally {
-    await proxy.close();
-  }
-}
-
-function line(r: CaseResult): string {
-  return `${r.id} ${r.status}${r.reason ? ` (${r.reason})` : ""}${r.failure ? `: [${r.failure.rule ?? "?"}] ${r.failure.message}` : ""}`;
-}
+const throughProxy = (fault: Fault, only: string, decisions?: Record<string, DecisionSetting>) =>
+  runThroughFaultProxy(target, fault, { only, ...(decisions ? { decisions } : {}), deliveryTimeoutMs: LOOPBACK_DELIVERY_MS });
+const line = resultLine;
 
 describe("the fair variants", () => {
   it("each name a decision of the rule table that their failing cases enforce", () => {

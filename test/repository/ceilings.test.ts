@@ -19,12 +19,14 @@ function files(dir: string): string[] {
 
 /** A line `}, 60_000);` (or `}, 60000)`) closing an it/test/describe/hook: a limit in plain milliseconds. */
 const LITERAL_LIMIT = /^\s*\},\s*\d[\d_]{2,}\s*\);?\s*$/gm;
+/** A named limit given to them instead (`const RUN_TIMEOUT_MS = 120_000;`): nine files had one. */
+const LITERAL_CONSTANT = /^\s*(?:export )?const \w*TIMEOUT\w* = \d[\d_]{2,};\s*$/gm;
 
 describe("time limits in test files", () => {
   it("are ceiling(…), never a literal number of milliseconds", () => {
     const found = files(join(repoRoot, "test")).flatMap((file) => {
       const text = readFileSync(file, "utf8");
-      return [...text.matchAll(LITERAL_LIMIT)].map((m) => `${relative(repoRoot, file)}:${text.slice(0, m.index).split("\n").length}: ${m[0]}`);
+      return [...text.matchAll(LITERAL_LIMIT), ...text.matchAll(LITERAL_CONSTANT)].map((m) => `${relative(repoRoot, file)}:${text.slice(0, m.index).split("\n").length}: ${m[0]}`);
     });
     expect(found).toEqual([]);
   });
@@ -33,5 +35,7 @@ describe("time limits in test files", () => {
     expect("it('x', async () => {\n  }, 300_000);\n".match(LITERAL_LIMIT)).toHaveLength(1);
     expect("it('x', async () => {\n  }, ceiling(60_000));\n".match(LITERAL_LIMIT)).toBeNull();
     expect('spawn("node", ["-e", "setTimeout(() => {}, 60000)"]);'.match(LITERAL_LIMIT)).toBeNull();
+    expect("const RUN_TIMEOUT_MS = 120_000;\n".match(LITERAL_CONSTANT)).toHaveLength(1);
+    expect("const RUN_TIMEOUT_MS = ceiling(60_000);\n".match(LITERAL_CONSTANT)).toBeNull();
   });
 });
