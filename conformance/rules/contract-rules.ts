@@ -109,6 +109,8 @@ const TABLE: readonly Entry[] = [
   { groups: ["hooks"], path: /^\/body(\/\d+)?\/events/, message: /items|const|contains/, rule: "D-SCHEMA-HOOK-WILDCARD" },
   { groups: ["hooks"], path: /^\/body(\/\d+)?\/events/, rule: "S-WEBHOOK-EVENTS" },
   { groups: ["catalog"], path: /^\/body(\/\d+)?\/schema/, rule: "D-SCHEMA-CATALOG" },
+  // The recorded signature headers are what D-SIGNATURE chose (the seed shows no algorithm).
+  { groups: ["deliveries"], path: /^\/body\/request\/headers\/X-Hub-Signature(-256)?$/, rule: "D-SIGNATURE" },
   { groups: ["deliveries"], path: /^\/body/, message: /./, rule: "D-SCHEMA-DELIVERY-LOG" },
   { groups: ["authorizations"], path: /^\/body(\/\d+)?\/(token|hashed_token|token_last_eight)$/, rule: "D-SCHEMA-AUTHORIZATION-TOKEN" },
   { groups: ["token"], path: /^\/body\/scope$/, message: /^must match pattern/, rule: "D-SCHEMA-ACCESS-TOKEN-SCOPE" },

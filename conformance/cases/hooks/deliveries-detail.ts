@@ -58,8 +58,12 @@ function checkRecord(ctx: CaseContext, detail: DeliveryDetail, where: string): v
     rule.equal(Object.keys(detail.response?.headers ?? {}).length, 0, `${where}: no response headers without a response`, "/body/response/headers");
     rule.equal(detail.response?.payload, null, `${where}: no response body without a response`, "/body/response/payload");
   }
+  // Both signature headers are D-SIGNATURE's choice, not the record's: a server that declares
+  // `sha1` or `sha256` (one header) records one, and is held to what it declared.
   const sha1 = headerOf(detail.request?.headers, "X-Hub-Signature");
-  if (sha1 !== undefined) rule.ok(headerOf(detail.request?.headers, "X-Hub-Signature-256") !== undefined, `${where}: X-Hub-Signature-256 is sent beside X-Hub-Signature`, { expected: "present", actual: detail.request?.headers, pointer: "/body/request/headers/X-Hub-Signature-256" });
+  if (sha1 !== undefined && ctx.decisions.on("D-SIGNATURE") && ctx.decisions.value("D-SIGNATURE") === "sha1+sha256") {
+    ctx.rule("D-SIGNATURE").ok(headerOf(detail.request?.headers, "X-Hub-Signature-256") !== undefined, `${where}: X-Hub-Signature-256 is recorded beside X-Hub-Signature (D-SIGNATURE: sha1+sha256)`, { expected: "present", actual: detail.request?.headers, pointer: "/body/request/headers/X-Hub-Signature-256" });
+  }
 }
 
 function repoParams(hook: Installed): { owner: string; repo: string; hook_id: number } {
@@ -115,7 +119,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     title: "A delivery's detail shows the request as sent (headers, the JSON payload object) and the receiver's response",
     area: "hooks",
     seed: SEED.headers,
-    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE"],
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE", "D-SIGNATURE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json", secret: freshSecret() }, (hook) => checkDetail(ctx, hook, false));
@@ -126,7 +130,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     title: "A form delivery's detail records the exact payload=… body it sent",
     area: "hooks",
     seed: SEED.headers,
-    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE"],
+    rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE", "D-SIGNATURE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-002", { contentType: "form" }, (hook) => checkDetail(ctx, hook, true));

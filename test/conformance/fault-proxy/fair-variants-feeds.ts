@@ -166,7 +166,8 @@ export const FAIR_VARIANTS: FairVariant[] = [
     name: "signature-sha256-only",
     choice: "X-Hub-Signature: sha256=<hex HMAC-SHA256>, no X-Hub-Signature-256 (declared D-SIGNATURE: sha256)",
     decisions: { "D-SIGNATURE": "sha256" },
-    only: "WEBHOOK-SIGNATURE-*,HOOKS-ORG-001",
+    // HOOKS-DELIVERY-001 too: the delivery log records the one header such a server sends.
+    only: "WEBHOOK-SIGNATURE-*,HOOKS-ORG-001,HOOKS-DELIVERY-001",
     without: { only: "WEBHOOK-SIGNATURE-001", fails: { "WEBHOOK-SIGNATURE-001": "D-SIGNATURE" } },
     fault: () => ({
       delivery(d) {
@@ -174,6 +175,16 @@ export const FAIR_VARIANTS: FairVariant[] = [
         if (sha256 === undefined) return;
         d.headers["x-hub-signature"] = sha256;
         delete d.headers["x-hub-signature-256"];
+      },
+      response(side, req, res) {
+        if (side !== "api" || !/\/hooks\/\d+\/deliveries\/\d+$/.test(pathOf(req)) || res.status !== 200) return;
+        rewriteJson(res, (body) => {
+          const headers = (body as { request?: { headers?: Record<string, string> } }).request?.headers;
+          if (headers?.["X-Hub-Signature-256"] === undefined) return body;
+          headers["X-Hub-Signature"] = headers["X-Hub-Signature-256"];
+          delete headers["X-Hub-Signature-256"];
+          return body;
+        });
       },
     }),
   },
