@@ -23,7 +23,7 @@ import { failJobs } from "./boss-calls.ts";
 import { slotWaitMs, type ResolvedDeliveryOptions } from "./options.ts";
 import { FetchSize } from "./fetch-size.ts";
 import { FairSlots, receiverOf, type Lane } from "./fair-slots.ts";
-import { findService } from "../hooks/catalog.ts";
+import { findService, openedConfig } from "../hooks/catalog.ts";
 import type { PendingDelivery, PendingPayloads } from "./payloads.ts";
 import { Recorder, type Finished } from "./recorder.ts";
 import { AttemptStarts } from "./starts.ts";
@@ -56,7 +56,9 @@ function laneOf(row: SendRow | undefined): Lane {
   if (row.hook_name === "web") url = row.config.url;
   else {
     const service = findService(row.hook_name);
-    url = service?.targets ? service.targets(row.config)[0]?.[1] : service?.urlKeys.map((k) => row.config[k]).find((v) => v !== undefined);
+    // Opened: a URL key may be a sealed password one (chat's webhook_url).
+    const config = service ? openedConfig(service, row.config) : row.config;
+    url = service?.targets ? service.targets(config)[0]?.[1] : service?.urlKeys.map((k) => config[k]).find((v) => v !== undefined);
   }
   return { receiver: receiverOf(url), owner: row.owner === null || row.owner === undefined ? "" : String(row.owner) };
 }

@@ -8,7 +8,7 @@
  * rather than trusting that.
  */
 import { validationFailed, type ValidationItem } from "../http/errors.ts";
-import { WEB, type ServiceDefinition } from "../hooks/catalog.ts";
+import { WEB, openedConfig, type ServiceDefinition } from "../hooks/catalog.ts";
 import { DEFAULT_EVENTS, isHookEventName, normalizeEvents, ORGANIZATION_ONLY_EVENTS, WILDCARD } from "../hooks/events.ts";
 import { sealSecret } from "../hooks/secret-box.ts";
 import { urlProblem } from "../hooks/urls.ts";
@@ -140,7 +140,9 @@ function serviceConfig(service: ServiceDefinition, input: Record<string, unknown
     if (type === "password" && input[key] === undefined && kept !== undefined) config[key] = kept;
   }
   // Where the service will post (its URL keys, or a URL it builds from a key): the egress policy.
-  const targets = service.targets ? service.targets(config) : service.urlKeys.filter((k) => config[k] !== undefined).map((k) => [k, config[k]!] as const);
+  // A URL key may be a password one (chat's webhook_url): checked in plaintext, a kept one opened.
+  const plain = openedConfig(service, config);
+  const targets = service.targets ? service.targets(plain) : service.urlKeys.filter((k) => plain[k] !== undefined).map((k) => [k, plain[k]!] as const);
   for (const [key, url] of targets) {
     const problem = errors.some((e) => e.field === `config.${key}`) ? undefined : egressProblem(url, egress);
     if (problem) errors.push(item(`config.${key}`, "invalid", `config.${key} ${problem}.`));

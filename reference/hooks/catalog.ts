@@ -66,6 +66,19 @@ export function passwordKeys(service: ServiceDefinition): string[] {
 }
 
 /**
+ * A stored config with its sealed `password` values opened (a value stored before its key became
+ * a password one is plain and used as it is). Needs the secret key loaded, as serviceDelivery.
+ */
+export function openedConfig(service: ServiceDefinition, config: Readonly<Record<string, string>>): Record<string, string> {
+  const plain: Record<string, string> = { ...config };
+  for (const key of passwordKeys(service)) {
+    const value = plain[key];
+    if (value !== undefined && isSealed(value)) plain[key] = openSecret(value);
+  }
+  return plain;
+}
+
+/**
  * The request a delivery of `event` (a webhook event or `ping`) to a service hook sends, or
  * undefined when the service does not take that event (or `name` is no service). `config` is the
  * hook's stored config (HookRow.config): its sealed `password` values are opened here, so the
@@ -81,11 +94,6 @@ export function serviceDelivery(
   const service = BY_NAME.get(name);
   if (!service) return undefined;
   if (event !== "ping" && !(service.supported_events as readonly string[]).includes(event)) return undefined;
-  const plain: Record<string, string> = { ...config };
-  for (const key of passwordKeys(service)) {
-    const value = plain[key];
-    if (value !== undefined && isSealed(value)) plain[key] = openSecret(value);
-  }
-  const request: ServiceRequest | undefined = service.deliver(plain, event, payload);
+  const request: ServiceRequest | undefined = service.deliver(openedConfig(service, config), event, payload);
   return request;
 }

@@ -77,7 +77,10 @@ export const chat: ServiceDefinition = {
   events: ["push"],
   supported_events: ["issue_comment", "issues", "pull_request", "push", "release"],
   schema: [
-    ["string", "webhook_url"],
+    // A password key: an incoming-webhook URL is its own credential (whoever has it can post to
+    // the room), so it is write-only like travis' token — sealed at rest, never served back, kept
+    // by an edit that leaves it out — as the delivery log already hid it (D-REF-HOOKS-LOG-REDACTION).
+    ["password", "webhook_url"],
     ["string", "channel"],
     ["boolean", "list_commits"],
   ],
