@@ -173,9 +173,13 @@ export class HttpClient {
     if (home.includes(origin)) return;
     const carried = ["authorization", "cookie", "x-service-otp"].filter((h) => headers[h] !== undefined);
     if (carried.length === 0) return;
+    // Not the seed's: it says nothing of where a URL a target hands out points. The contract puts
+    // them on the target's own origins (D-URL-ORIGINS); a target that declares otherwise gets the
+    // case skipped here (runner.ts), never its credentials sent elsewhere.
     throw new CaseFailure(`the suite would send credentials (${carried.join(", ")}) to ${origin}, which is neither of the target's origins (${[...new Set(home)].join(", ")}): a URL the target gave points elsewhere`, {
       expected: `a URL on ${[...new Set(home)].join(" or ")}`,
       actual: url,
+      rule: "D-URL-ORIGINS",
     });
   }
 

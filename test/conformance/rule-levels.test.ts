@@ -185,9 +185,19 @@ describe("credentials stay home", () => {
           await ctx.http.request({ path: `${elsewhere.url}/events?page=2`, token: ctx.profile.users[0]!.token, validate: false });
         },
       };
-      const [r] = (await against(feed(), [follow])).results;
+      const summary = await against(feed(), [follow]);
+      const [r] = summary.results;
       expect(r!.status).toBe("failed");
       expect(r!.failure!.message).toMatch(new RegExp(`^the suite would send credentials \\(authorization\\) to ${elsewhere.url.replace(/\./g, "\\.")}, which is neither of the target's origins`));
+      // The seed says nothing of where links point: the failure is the contract's decision's, not the case's seed rule.
+      expect(r!.failure!.rule).toBe("D-URL-ORIGINS");
+      expect(summary.rules!.find((x) => x.id === "D-URL-ORIGINS")).toMatchObject({ level: "contract", status: "failed" });
+      expect(summary.rules!.find((x) => x.id === "S-FEED-HEADERS")?.status).not.toBe("failed");
+      expect(failedLevel(summary)).toBe("contract");
+      // A target that declares its links live elsewhere: the case stops there, skipped, and still sends nothing.
+      const [off] = (await against(feed(), [follow], { "D-URL-ORIGINS": "off" })).results;
+      expect(off!.status).toBe("skipped");
+      expect(off!.reason).toMatch(/^not checked past D-URL-ORIGINS, which the profile switches off \(the suite would send credentials/);
       expect(elsewhere.requests).toEqual([]);
     } finally {
       await elsewhere.close();

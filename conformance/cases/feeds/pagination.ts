@@ -145,7 +145,8 @@ export const PAGINATION_CASES: Case[] = [
     title: 'Page 1 links rel="next" and rel="last", and both links work',
     area: "feeds",
     seed: SEED.feeds,
-    rules: ["S-FEED-HEADERS"],
+    // Following them with a token needs them on the target's origins (D-URL-ORIGINS, the http layer's check).
+    rules: ["S-FEED-HEADERS", "D-URL-ORIGINS"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
