@@ -1,44 +1,179 @@
 /**
- * A fresh PGlite database costs an `initdb` in WebAssembly: about 3 s in memory and 9 s on disk
- * on the reference machine. Every new database is instead restored from one template image of an
- * empty cluster (about 0.5 s), made once per PGlite version and kept in the user's cache folder,
- * so a first `serve`, and every test that starts a server, is quick.
+ * A new PGlite database starts from a template: a cluster on which `initdb` and every migration
+ * have already run, cleanly closed. Making one costs an `initdb` in WebAssembly plus the
+ * migrations (seconds of CPU); starting from it costs a file copy. It is made once per PGlite
+ * version and set of migrations and kept in the user's cache folder
+ * (`$XDG_CACHE_HOME/service-contract`, else `~/.cache/service-contract`) in two forms:
+ *
+ * - `pglite-<version>-<migrations>/`, a closed cluster folder: a new data folder is a copy of it
+ *   (fs.cpSync) that PGlite opens as an existing cluster — far cheaper than unpacking a tar;
+ * - `pglite-<version>-<migrations>.tar`, its image: an in-memory database is loaded from it
+ *   (PGlite has no other way to fill its in-memory file system), read once per process.
+ *
+ * `<migrations>` hashes every migration's name and contents, so a changed or added migration
+ * makes a new template and a database never starts from a stale schema; migrate() still runs at
+ * every start and finds nothing to do. Both forms are written under a temporary name and renamed,
+ * so two processes making one at once each finish and neither reads half of one. A cache that
+ * cannot be written is no error: the template is then made in memory, kept for this process, and
+ * loaded into the data folder directly. Templates of older versions are left in place (another
+ * checkout may still use them); deleting the cache folder is always safe.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PACKAGE_JSON } from "../../generators/package-files.ts";
+import { listMigrations, migrate, type Migration } from "./migrate.ts";
+import { PGLITE_START_PARAMS, pgliteDatabase } from "./pglite-database.ts";
 
 // The image is only valid for the PGlite it was made with; the exact pin names that version
 // (PGlite's package.json is not in its exports, so it cannot be read from there).
 const PGLITE_VERSION = PACKAGE_JSON.dependencies["@electric-sql/pglite"];
 
-function cacheDir(): string {
+export interface TemplateOptions {
+  /** Default: the package's migrations (listMigrations()). */
+  migrations?: Migration[];
+  /** Default: $XDG_CACHE_HOME/service-contract, else ~/.cache/service-contract. */
+  cacheDir?: string;
+}
+
+export function defaultCacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), ".cache") : tmpdir());
   return join(base, "service-contract");
 }
 
-let pending: Promise<Blob> | undefined;
+/** The template's name: PGlite's version and a hash of the migrations' names and contents. */
+export function templateName(migrations: Migration[] = listMigrations()): string {
+  const hash = createHash("sha256");
+  for (const m of migrations) hash.update(`${m.id}\0${m.sql}\0`);
+  return `pglite-${PGLITE_VERSION}-${hash.digest("hex").slice(0, 16)}`;
+}
 
-/** The template image: read from the cache, or made (and cached) on first use. */
-export function pgliteTemplate(): Promise<Blob> {
-  pending ??= (async () => {
-    const file = join(cacheDir(), `pglite-${PGLITE_VERSION}-empty.tar`);
-    if (existsSync(file)) return new Blob([readFileSync(file)]);
-    const pg = await PGlite.create();
+/**
+ * A Blob over the image bytes already in memory. Node's Blob copies its parts when made and
+ * again, in chunks, on every arrayBuffer() (~0.4 s of CPU each for the 40 MB image), and PGlite
+ * only calls arrayBuffer(), so this hands it the bytes themselves: PGlite reads them (untar) and
+ * copies each file into its in-memory file system, never writing to them, so one image serves
+ * every database of the process (test/reference/pglite-template.test.ts opens several).
+ */
+class ImageBlob extends Blob {
+  constructor(private readonly image: ArrayBuffer) {
+    super([]);
+  }
+  override get size(): number {
+    return this.image.byteLength;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.image);
+  }
+}
+
+/** The bytes as an ArrayBuffer of their own (a small file's Buffer shares Node's pool). */
+function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  return bytes.slice().buffer;
+}
+
+/** Removes a partial copy, if there is one and it can be removed (an unusable cache may refuse even that). */
+function discard(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // Nothing was written there, or nothing can be: either way nothing is left to read.
+  }
+}
+
+/** Write-then-rename: a reader sees the whole file or none. False when the cache cannot be written. */
+function cacheFile(file: string, bytes: Uint8Array): boolean {
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
+  try {
+    writeFileSync(partial, bytes);
+    renameSync(partial, file);
+    return true;
+  } catch {
+    discard(partial);
+    return false;
+  }
+}
+
+/** A fresh cluster in memory, migrated, as a tar image. */
+async function makeImage(migrations: Migration[]): Promise<Uint8Array> {
+  const pg = await PGlite.create({ startParams: [...PGLITE_START_PARAMS] });
+  try {
+    await migrate(pgliteDatabase(pg), migrations);
     const image = await pg.dumpDataDir("none");
+    return new Uint8Array(await image.arrayBuffer());
+  } finally {
     await pg.close();
-    try {
-      mkdirSync(cacheDir(), { recursive: true });
-      // Write then rename, so a concurrent process never reads half a file.
-      const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, Buffer.from(await image.arrayBuffer()));
-      renameSync(partial, file);
-    } catch {
-      // A read-only home is fine: the template is only a speed-up.
-    }
-    return image;
-  })();
+  }
+}
+
+// Per process: the image bytes by file, so several in-memory servers read (or make) it once.
+const images = new Map<string, Promise<ArrayBuffer>>();
+
+function imageBytes(options: TemplateOptions): Promise<ArrayBuffer> {
+  const migrations = options.migrations ?? listMigrations();
+  const dir = options.cacheDir ?? defaultCacheDir();
+  const file = join(dir, `${templateName(migrations)}.tar`);
+  let pending = images.get(file);
+  if (!pending) {
+    pending = (async () => {
+      if (existsSync(file)) return ownBuffer(readFileSync(file));
+      const bytes = await makeImage(migrations);
+      try {
+        mkdirSync(dir, { recursive: true });
+        cacheFile(file, bytes);
+      } catch {
+        // A read-only or unusable cache folder: this process keeps the image in memory.
+      }
+      return ownBuffer(bytes);
+    })();
+    // A failure is not remembered: the next open tries again.
+    pending.catch(() => images.delete(file));
+    images.set(file, pending);
+  }
   return pending;
+}
+
+/** The migrated template image, as PGlite's `loadDataDir` takes it. */
+export async function templateImage(options: TemplateOptions = {}): Promise<Blob> {
+  return new ImageBlob(await imageBytes(options));
+}
+
+/**
+ * The closed template cluster folder, made from the image if it is not there yet; undefined
+ * when the cache cannot hold it (the caller then loads the image into its folder instead).
+ */
+async function templateFolder(options: TemplateOptions): Promise<string | undefined> {
+  const migrations = options.migrations ?? listMigrations();
+  const dir = options.cacheDir ?? defaultCacheDir();
+  const folder = join(dir, templateName(migrations));
+  // Only a finished folder is ever renamed to this name, so its presence means it is whole.
+  if (existsSync(folder)) return folder;
+  const loadDataDir = await templateImage(options);
+  const partial = `${folder}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const pg = await PGlite.create({ dataDir: partial, loadDataDir, startParams: [...PGLITE_START_PARAMS] });
+    await pg.close();
+    renameSync(partial, folder);
+  } catch {
+    // Another process renamed its copy first (the rename then fails: the name holds a non-empty
+    // folder), or the cache cannot be written. Either way this copy is not needed.
+    discard(partial);
+  }
+  return existsSync(folder) ? folder : undefined;
+}
+
+/**
+ * Fills `dataDir` (empty but for the lock file) with a copy of the template folder and returns
+ * true, so PGlite opens it as an existing cluster; false when there is no template folder (the
+ * caller loads templateImage() instead).
+ */
+export async function copyTemplate(dataDir: string, options: TemplateOptions = {}): Promise<boolean> {
+  const folder = await templateFolder(options);
+  if (!folder) return false;
+  cpSync(folder, dataDir, { recursive: true });
+  return true;
 }

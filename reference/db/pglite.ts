@@ -3,19 +3,29 @@
  * its data across restarts with nothing to install. PGlite runs one statement at a time and
  * serialises transactions itself; one process at a time may hold a folder (data-lock.ts).
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { DataDirError, type Database, type Queryable } from "./database.ts";
-import { pgliteTemplate } from "./pglite-template.ts";
+import { DataDirError, type Database } from "./database.ts";
+import { copyTemplate, templateImage, type TemplateOptions } from "./pglite-template.ts";
+import { PGLITE_START_PARAMS, pgliteDatabase } from "./pglite-database.ts";
 import { LOCK_FILE, lockDataDir } from "./data-lock.ts";
 import { makeFolder } from "../../generators/make-folder.ts";
+
+const isLockFile = (name: string) => name.startsWith(LOCK_FILE);
+
+function folderError(dataDir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  // PGlite writes the folder through Node's fs: a refusal there is the folder's fault, not ours.
+  return typeof code === "string" && /^E[A-Z]+$/.test(code) ? new DataDirError(`cannot use data folder ${dataDir}: ${(error as Error).message}`) : error;
+}
 
 /** Makes and locks the folder; returns whether it holds no database yet, and the release. */
 function claim(dataDir: string): { fresh: boolean; release: () => void } {
   try {
     makeFolder(dataDir);
     const release = lockDataDir(dataDir);
-    return { fresh: readdirSync(dataDir).every((name) => name.startsWith(LOCK_FILE)), release };
+    return { fresh: readdirSync(dataDir).every(isLockFile), release };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== "string") throw error;
@@ -23,38 +33,32 @@ function claim(dataDir: string): { fresh: boolean; release: () => void } {
   }
 }
 
-export async function openPglite(dataDir?: string): Promise<Database> {
-  // A new database (in memory, or a folder without one yet) starts from the template image.
-  const { fresh, release } = dataDir ? claim(dataDir) : { fresh: true, release: () => {} };
-  let pg: PGlite;
+/** A new database (in memory, or a folder without one yet) starts from the migrated template. */
+async function open(dataDir: string | undefined, fresh: boolean, template: TemplateOptions): Promise<PGlite> {
+  const startParams = [...PGLITE_START_PARAMS];
+  if (!dataDir) return PGlite.create({ loadDataDir: await templateImage(template), startParams });
+  if (!fresh) return PGlite.create({ dataDir, startParams });
   try {
-    const loadDataDir = fresh ? await pgliteTemplate() : undefined;
-    pg = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}) });
+    if (await copyTemplate(dataDir, template)) return await PGlite.create({ dataDir, startParams });
+    return await PGlite.create({ dataDir, loadDataDir: await templateImage(template), startParams });
   } catch (error) {
-    release();
-    // PGlite writes the folder through Node's fs: a refusal there is the folder's fault, not ours.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (dataDir && typeof code === "string" && /^E[A-Z]+$/.test(code)) throw new DataDirError(`cannot use data folder ${dataDir}: ${(error as Error).message}`);
+    // Half a copied cluster would be opened as a database next time: the folder goes back to empty.
+    try {
+      for (const name of readdirSync(dataDir)) if (!isLockFile(name)) rmSync(join(dataDir, name), { recursive: true, force: true });
+    } catch {
+      // The folder refuses even that: the error below says why it could not be used.
+    }
     throw error;
   }
-  const wrap = (q: { query: PGlite["query"]; exec: PGlite["exec"] }): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      return (await q.query<T>(sql, params as unknown[])).rows;
-    },
-    async exec(sql: string) {
-      await q.exec(sql);
-    },
-  });
-  return {
-    kind: "pglite",
-    ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    async close() {
-      try {
-        await pg.close();
-      } finally {
-        release();
-      }
-    },
-  };
+}
+
+/** `template` is for tests: another set of migrations or another cache folder. */
+export async function openPglite(dataDir?: string, template: TemplateOptions = {}): Promise<Database> {
+  const { fresh, release } = dataDir ? claim(dataDir) : { fresh: true, release: () => {} };
+  try {
+    return pgliteDatabase(await open(dataDir, fresh, template), release);
+  } catch (error) {
+    release();
+    throw dataDir ? folderError(dataDir, error) : error;
+  }
 }
