@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { loadSpec } from "./load-spec.ts";
+import { validateSpec } from "./load-spec.ts";
 import { buildModel } from "./model.ts";
 import { portableDocument } from "./portable-bundle.ts";
 import { runtimeModules } from "./runtime-modules.ts";
@@ -49,7 +49,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   for (const t of options.targets) {
     if (!(t in TARGETS)) throw new Error(`unknown target ${JSON.stringify(t)} (known: ${Object.keys(TARGETS).join(", ")})`);
   }
-  await loadSpec(options.spec);
+  await validateSpec(options.spec);
   const model = buildModel(options.spec);
   const input: TargetInput = {
     model,

@@ -101,6 +101,15 @@ function validationProblems(message: string, file: string): Problem[] {
 
 /** Validate (all refs resolved, OpenAPI 3.1 schema) and return the bundled document. */
 export async function loadSpec(specPath: string): Promise<OpenApiDocument> {
+  await validateSpec(specPath);
+  return (await SwaggerParser.bundle(specPath)) as OpenApiDocument;
+}
+
+/**
+ * Validate (all refs resolved, OpenAPI 3.1 schema), or SpecError. For callers that read the
+ * files themselves (generate's model, the portable bundle) and would throw the bundle away.
+ */
+export async function validateSpec(specPath: string): Promise<void> {
   if (!existsSync(specPath)) {
     throw new SpecError([
       { code: "SPEC_NOT_FOUND", pointer: "#", file: specPath, message: `no such file: ${specPath}`, severity: "error" },
@@ -124,5 +133,4 @@ export async function loadSpec(specPath: string): Promise<OpenApiDocument> {
     if (e.name && /Error$/.test(e.name) && e.name !== "SyntaxError" && "path" in e) throw new SpecError([refProblem(e, resolve(specPath))]);
     throw new SpecError(validationProblems(e.message, specPath));
   }
-  return (await SwaggerParser.bundle(specPath)) as OpenApiDocument;
 }

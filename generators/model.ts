@@ -217,7 +217,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Build the model. The caller has already validated the spec with loadSpec(); the schema files
+ * Build the model. The caller has already validated the spec with validateSpec(); the schema files
  * are those under `schemas/` beside the root document.
  */
 export function buildModel(specPath: string): Model {

@@ -15,7 +15,7 @@ import { parse } from "yaml";
 import { readSchemaFiles, type SchemaFile } from "./schema-files.ts";
 import { SPEC_DOCUMENT_ID } from "./spec-schemas.ts";
 import { problem } from "./problems.ts";
-import { loadSpec, type OpenApiDocument } from "./load-spec.ts";
+import { validateSpec, type OpenApiDocument } from "./load-spec.ts";
 
 type Json = unknown;
 
@@ -94,7 +94,7 @@ export function portableDocument(root: Record<string, Json>, schemaFiles: readon
 
 /** Validate the spec, then build its portable single-document form. */
 export async function loadPortableDocument(specPath: string): Promise<OpenApiDocument> {
-  await loadSpec(specPath);
+  await validateSpec(specPath);
   const root = parse(readFileSync(specPath, "utf8")) as Record<string, Json>;
   return portableDocument(root, readSchemaFiles(join(dirname(specPath), "schemas")), specPath);
 }

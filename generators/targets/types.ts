@@ -8,7 +8,8 @@
  * dependency, loaded here only, so that installing the toolkit for its client, server or suite
  * does not install a compiler.
  */
-import { Project, StructureKind } from "ts-morph";
+import { createRequire } from "node:module";
+import { Project, StructureKind } from "../ts-morph.ts";
 import type { OpenAPI3 } from "openapi-typescript";
 import { requirePeers } from "../package-files.ts";
 import { generatedHeader } from "../header.ts";
@@ -52,7 +53,9 @@ export async function typesTarget({ model, portable, source }: TypesInput): Prom
   const clash = model.schemas.find((s) => RESERVED_TYPE_NAMES.includes(s.name));
   if (clash) throw unsupported(clash.path, ["title"], `"${clash.name}" is reserved for a generated type`);
   requirePeers("generate (its types target)", "openapi-typescript", "typescript");
-  const { default: openapiTS, astToString, NEVER } = await import("openapi-typescript");
+  // Its CommonJS build, through require(): imported as ESM, its `import ts from "typescript"` makes
+  // Node scan TypeScript's 9 MB of CommonJS for export names before running it (see ts-morph.ts).
+  const { default: openapiTS, astToString, NEVER } = createRequire(import.meta.url)("openapi-typescript") as typeof import("openapi-typescript");
   // defaultNonNullable off: a property with a `default` is optional to send (the server fills it
   // in), so it must stay optional in request types. `{"not": {}}` (how the contract writes the
   // `false` schema, which several tools cannot read) is `never`, as `false` was.

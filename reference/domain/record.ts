@@ -66,12 +66,8 @@ export async function recordActivity(a: Act, e: { type: string; actor: Pick<Acco
   const { tx, ctx, at } = a;
   const isPublic = !e.repo.private;
   const orgId = e.repo.owner_type === "Organization" ? e.repo.owner_id : null;
-  const [{ id }] = (await tx.query<{ id: number }>(
-    "insert into events (type, actor_id, repo_id, org_id, public, body, created_at, detail) values ($1, $2, $3, $4, $5, '{}'::jsonb, $6, $7) returning id",
-    [e.type, e.actor.id, e.repo.id, orgId, isPublic, at.toISOString(), e.detail ? JSON.stringify(e.detail) : null],
-  )) as [{ id: number }];
-  const body: Json = {
-    id: String(id),
+  const bodyWith = (id: string): Json => ({
+    id,
     type: e.type,
     actor: actorJson(e.actor, ctx.urls),
     repo: eventRepoJson(e.repo, ctx.urls),
@@ -79,8 +75,17 @@ export async function recordActivity(a: Act, e: { type: string; actor: Pick<Acco
     public: isPublic,
     created_at: isoRequired(at),
     ...(orgId !== null ? { org: eventOrgJson({ id: orgId, login: e.repo.owner_login }, ctx.urls) } : {}),
-  };
-  await tx.query("update events set body = $1 where id = $2", [JSON.stringify(body), id]);
+  });
+  // One statement: the row's id is drawn first, so the body is stored with it at once rather than
+  // updated in a second round trip (the body's `id` is replaced in SQL; jsonb keeps no key order).
+  const [{ id }] = (await tx.query<{ id: number }>(
+    `with next as (select nextval(pg_get_serial_sequence('events', 'id')) as id)
+     insert into events (id, type, actor_id, repo_id, org_id, public, body, created_at, detail) overriding system value
+     select next.id, $1, $2::bigint, $3::bigint, $4::bigint, $5::boolean, jsonb_set($6::jsonb, '{id}', to_jsonb(next.id::text)), $7::timestamptz, $8::jsonb from next
+     returning id`,
+    [e.type, e.actor.id, e.repo.id, orgId, isPublic, JSON.stringify(bodyWith("")), at.toISOString(), e.detail ? JSON.stringify(e.detail) : null],
+  )) as [{ id: number }];
+  const body = bodyWith(String(id));
   a.result.events.push(body);
   for (const listener of ctx.listeners ?? []) {
     await listener(tx, { kind: "activity", id, type: e.type, repoId: e.repo.id, actorId: e.actor.id, public: isPublic, body, ...(e.detail ? { detail: e.detail } : {}) });
@@ -98,20 +103,25 @@ export async function recordIssueEvent(
   e: { repo: RepoRow; issue: IssueRow; actor: Account; event: IssueEventKind; commitId?: string | null; extra?: Json },
 ): Promise<Json> {
   const { tx, ctx, at } = a;
-  const [{ id }] = (await tx.query<{ id: number }>(
-    "insert into issue_events (repo_id, issue_id, actor_id, event, body, created_at) values ($1, $2, $3, $4, '{}'::jsonb, $5) returning id",
-    [e.repo.id, e.issue.id, e.actor.id, e.event, at.toISOString()],
-  )) as [{ id: number }];
-  const body: Json = {
+  const eventsUrl = `${repoApiUrl(e.repo, ctx.urls)}/issues/events/`;
+  const bodyWith = (id: number): Json => ({
     id,
-    url: `${repoApiUrl(e.repo, ctx.urls)}/issues/events/${id}`,
+    url: `${eventsUrl}${id}`,
     actor: userJson(e.actor, ctx.urls),
     event: e.event,
     commit_id: e.commitId ?? null,
     created_at: isoRequired(at),
     ...e.extra,
-  };
-  await tx.query("update issue_events set body = $1 where id = $2", [JSON.stringify(body), id]);
+  });
+  // One statement, as recordActivity's: the id and the url that ends with it are set in SQL.
+  const [{ id }] = (await tx.query<{ id: number }>(
+    `with next as (select nextval(pg_get_serial_sequence('issue_events', 'id')) as id)
+     insert into issue_events (id, repo_id, issue_id, actor_id, event, body, created_at) overriding system value
+     select next.id, $1::bigint, $2::bigint, $3::bigint, $4, $5::jsonb || jsonb_build_object('id', next.id, 'url', $6::text || next.id), $7::timestamptz from next
+     returning id`,
+    [e.repo.id, e.issue.id, e.actor.id, e.event, JSON.stringify(bodyWith(0)), eventsUrl, at.toISOString()],
+  )) as [{ id: number }];
+  const body = bodyWith(Number(id));
   a.result.issueEvents.push(body);
   for (const listener of ctx.listeners ?? []) {
     await listener(tx, { kind: "issue", id, repoId: e.repo.id, issueId: e.issue.id, event: e.event, body });

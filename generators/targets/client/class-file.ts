@@ -3,7 +3,7 @@
  * per operationId that forwards to the runtime pipeline and narrows its result to the
  * operation's response union.
  */
-import { IndentationText, Project, Scope } from "ts-morph";
+import { IndentationText, Project, Scope } from "../../ts-morph.ts";
 import type { ClientViewModel, OperationView } from "./view-model.ts";
 
 function methodDocs(o: OperationView): string {

@@ -4,15 +4,8 @@
  * when the spec requires it) and a `…Response` union over the declared statuses, plus the
  * operation map and the pageable/pollable id unions the runtime's generic helpers are typed by.
  */
-import {
-  IndentationText,
-  Project,
-  StructureKind,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type TypeAliasDeclarationStructure,
-} from "ts-morph";
+import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, TypeAliasDeclarationStructure } from "ts-morph";
+import { IndentationText, Project, StructureKind } from "../../ts-morph.ts";
 import type { ClientViewModel, OperationView, ResponseView } from "./view-model.ts";
 
 const q = (s: string): string => JSON.stringify(s);

@@ -4,7 +4,7 @@
  * hand the route table and the generated validators to the runtime. `registerAllRoutes` takes
  * every handler of its host, so a server that forgets one does not compile.
  */
-import { Project, VariableDeclarationKind } from "ts-morph";
+import { Project, VariableDeclarationKind } from "../../ts-morph.ts";
 import type { Model } from "../../model.ts";
 import { typeBase } from "./view-model.ts";
 

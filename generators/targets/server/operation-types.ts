@@ -5,7 +5,8 @@
  * media type the contract lists. A handler can only return what the contract allows, so a wrong
  * status, a missing required header or a wrong body type is a compile error.
  */
-import { Project, Writers, type OptionalKind, type PropertySignatureStructure, type WriterFunction } from "ts-morph";
+import type { OptionalKind, PropertySignatureStructure, WriterFunction } from "ts-morph";
+import { Project, Writers } from "../../ts-morph.ts";
 import type { Model, ModelOperation, ModelResponse } from "../../model.ts";
 import { typeBase } from "./view-model.ts";
 

@@ -3,7 +3,7 @@
  * ts-morph. The per-schema and per-event maps make `validateSchema("User", x)` and
  * `validateWebhook("push", x)` narrow `value` to the right generated type.
  */
-import { Project, StructureKind, VariableDeclarationKind } from "ts-morph";
+import { Project, StructureKind, VariableDeclarationKind } from "../../ts-morph.ts";
 import type { Model } from "../../model.ts";
 
 export function validatorDeclarations(model: Model, header: string): string {
