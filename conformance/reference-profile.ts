@@ -125,9 +125,12 @@ export async function demoProfileShape(mainToken: string, secondToken: string, a
 /** What `--reference` starts the server with besides its own choices: the conformance cases need them. */
 export const REFERENCE_SERVER_OPTIONS = {
   seed: "demo",
-  // Deliveries go out as soon as they are queued; the poll only matters if a wake-up is missed.
-  // The first retry after half a second (the default is 30 s), so WEBHOOK-RETRY-001 sees it.
-  deliveries: { pollIntervalMs: 100, schedule: { baseDelayMs: 500 } },
+  // Deliveries go out as soon as they are queued, and a retry when it falls due (the worker is
+  // woken for both): the poll only matters if a wake-up is missed, so it keeps its default of a
+  // second. Each poll is a pg-boss fetch; every 100 ms they were over a quarter of the database's
+  // work in a whole conformance run. The first retry after half a second (the default is 30 s),
+  // so WEBHOOK-RETRY-001 sees it.
+  deliveries: { schedule: { baseDelayMs: 500 } },
   // A short history spread over six months (about a second to record): activity older than the
   // 90-day window, which the window cases need as evidence and no trigger can make.
   history: { count: 40 },

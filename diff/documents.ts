@@ -86,9 +86,7 @@ export class Contract {
     }
     let doc: Json;
     try {
-      // JSON.parse is many times faster than the YAML parser, and JSON is YAML: a .yaml file
-      // holding JSON (a bundle, a generated document) takes the fast way.
-      doc = /\.json$/i.test(file) ? JSON.parse(text) : /^\s*\{/.test(text) ? jsonOrYaml(text) : parseYaml(text);
+      doc = parseDocument(file, text);
     } catch (error) {
       throw new ContractReadError(`${this.shownFile(file)} is not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
     }
@@ -180,6 +178,27 @@ export class Contract {
     if (extra && isObject(current)) return { node: { ...current, ...extra }, loc };
     return { node: current, loc: where };
   }
+}
+
+/**
+ * Parsed documents by their text. The two sides of a diff are mostly the same files (two
+ * revisions, a copy with one edit), and parsing YAML is most of reading a contract: a text met
+ * again is parsed once. A Contract only reads its documents, never changes them, so the two sides
+ * may share one. Bounded, so a long-lived process comparing many contracts keeps a few of them.
+ */
+const parsed = new Map<string, Json>();
+const PARSED_LIMIT = 2000;
+
+function parseDocument(file: string, text: string): Json {
+  const json = /\.json$/i.test(file);
+  const key = `${json ? "json" : "yaml"}\n${text}`;
+  if (parsed.has(key)) return parsed.get(key);
+  // JSON.parse is many times faster than the YAML parser, and JSON is YAML: a .yaml file
+  // holding JSON (a bundle, a generated document) takes the fast way.
+  const doc = json ? JSON.parse(text) : /^\s*\{/.test(text) ? jsonOrYaml(text) : parseYaml(text);
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(key, doc);
+  return doc;
 }
 
 function jsonOrYaml(text: string): Json {

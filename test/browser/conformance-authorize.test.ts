@@ -16,12 +16,14 @@ import { CHROMIUM_PATH, chromiumSkip } from "./chromium.ts";
 import { ceiling } from "../ceilings.ts";
 
 const browserDriver = (p: Profile): Profile => ({ ...p, authorize: { driver: "browser", executablePath: CHROMIUM_PATH } });
+// The pages need the demo seed only: no history of activity (recording it is CPU the cases do not use).
+const server = { history: false } as const;
 
 describe("conformance authorize: browser driver", () => {
   it("approves and denies through Chromium, returning the callback redirect", async (ctx) => {
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);
-    const summary = await runReference({ cases: AUTHORIZE_CASES, adjustProfile: browserDriver });
+    const summary = await runReference({ server, cases: AUTHORIZE_CASES, adjustProfile: browserDriver });
     expect(summary.results.map((r) => [r.id, r.status, r.failure?.message, r.failure?.actual])).toEqual([
       ["REF-AUTHORIZE-001", "passed", undefined, undefined],
       ["REF-AUTHORIZE-002", "passed", undefined, undefined],
@@ -32,7 +34,7 @@ describe("conformance authorize: browser driver", () => {
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);
     const example = parse(readFileSync(join(import.meta.dirname, "../../conformance/profiles/example.yaml"), "utf8")) as { authorize: Profile["authorize"] };
-    const summary = await runReference({ cases: AUTHORIZE_CASES, adjustProfile: (p) => ({ ...p, authorize: { ...example.authorize!, executablePath: CHROMIUM_PATH } }) });
+    const summary = await runReference({ server, cases: AUTHORIZE_CASES, adjustProfile: (p) => ({ ...p, authorize: { ...example.authorize!, executablePath: CHROMIUM_PATH } }) });
     expect(summary.results.map((r) => [r.id, r.status, r.failure?.message])).toEqual([
       ["REF-AUTHORIZE-001", "passed", undefined],
       ["REF-AUTHORIZE-002", "passed", undefined],
@@ -43,6 +45,7 @@ describe("conformance authorize: browser driver", () => {
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);
     const summary = await runReference({
+      server,
       cases: AUTHORIZE_CASES.slice(0, 1),
       adjustProfile: (p) => browserDriver({ ...p, users: [{ ...p.users[0]!, password: "wrong-password" }, ...p.users.slice(1)] }),
     });
