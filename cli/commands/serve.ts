@@ -101,12 +101,16 @@ export const serveCommand: CommandFactory = (setExit) =>
       "\nPrints {\"api\":URL,\"auth\":URL} on stdout when ready (the public URLs; with --public-url or\n--public-auth-url also \"listening\":{\"api\":URL,\"auth\":URL}, where this instance listens).\nWebhook deliveries: retries after ~30 s, 1, 2, 4, 8, 16, 32 min (8 attempts); tune with\nSERVICE_CONTRACT_DELIVERIES='{\"baseDelayMs\":50,\"attempts\":5,\"timeoutMs\":1000,\"expireInSeconds\":3}' (see reference/deliveries/options.ts).\nExamples:\n  service-contract serve\n  service-contract serve --port 0 --auth-port 0 --seed none --data-dir /tmp/sc\n  service-contract serve --database-url postgres://localhost/service",
     )
     .action(async (opts: ServeOptions) => {
+      // Every option and environment variable is checked before the server's modules load and
+      // before a database is opened or made: a typo costs a second, not a database start, and
+      // leaves no data folder behind. The cheap checks first, then the seed file, then the ports.
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
+      const port = parsePort("--port", opts.port);
+      const authPort = parsePort("--auth-port", opts.authPort);
       const advertised = await publicUrls(opts);
       const trustProxy = await trustedProxies(opts.trustProxy);
       const adminToken = opts.simulate ? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN ?? randomBytes(20).toString("hex")) : undefined;
       if (adminToken !== undefined && adminToken.length < 16) throw new UsageError("SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters");
-      const { startServer } = await import("../../reference/server.ts");
       const { optionsFromEnv } = await import("../../reference/deliveries/options.ts");
       let deliveries;
       try {
@@ -114,17 +118,15 @@ export const serveCommand: CommandFactory = (setExit) =>
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
-      const { DEMO_HISTORY_COUNT } = await import("../../reference/seed/history.ts");
-      // Refused before a database is opened or made: a --seed typo, a port in use.
-      checkSeedChoice(opts.seed);
-      const port = parsePort("--port", opts.port);
-      const authPort = parsePort("--auth-port", opts.authPort);
-      await checkCanListen(opts.host, port, "--port");
-      await checkCanListen(opts.host, authPort, "--auth-port");
       const { DEFAULT_EGRESS, EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
       const hookEgress = flagOrEnv("--hook-egress", opts.hookEgress, EGRESS_ENV, (_source, value) => parseEgressPolicy(value), Error) ?? DEFAULT_EGRESS;
       const rateLimits = flagOrEnv("--rate-limit", opts.rateLimit, "SERVICE_CONTRACT_RATE_LIMIT", parseRateLimit, RateLimitError);
+      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
+      checkSeedChoice(opts.seed);
+      await checkCanListen(opts.host, port, "--port");
+      await checkCanListen(opts.host, authPort, "--auth-port");
+      const { startServer } = await import("../../reference/server.ts");
+      const { DEMO_HISTORY_COUNT } = await import("../../reference/seed/history.ts");
       // A data folder this start makes is removed again if the start fails: a failed command leaves nothing behind.
       const madeDataDir = databaseUrl ? undefined : firstMissing(opts.dataDir);
       let server;

@@ -106,13 +106,23 @@ export const simulateCommand: CommandFactory = (setExit) =>
         }
         return setExit(EXIT_OK);
       }
+      // Every option and environment variable is checked before a database is opened or made:
+      // a typo costs no database start and leaves no data folder behind.
       const databaseUrl = databaseUrlOption(opts.databaseUrl);
+      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
+      checkSeedChoice(opts.seed);
+      // Without a running server the URLs in bodies are the public ones `serve` would use
+      // (its environment variables), else those it listens on by default.
+      const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
+      const env = process.env;
+      const urls = {
+        api: flagOrEnv("--public-url", undefined, "SERVICE_CONTRACT_PUBLIC_URL", publicOrigin, PublicUrlError) ?? (env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
+        auth: flagOrEnv("--public-auth-url", undefined, "SERVICE_CONTRACT_PUBLIC_AUTH_URL", publicOrigin, PublicUrlError) ?? (env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
+      };
       const { openDatabase } = await import("../../reference/db/database.ts");
       const { migrate } = await import("../../reference/db/migrate.ts");
       const { seedDatabase } = await import("../../reference/seed/load.ts");
       const { DEMO_HISTORY_COUNT, seedHistory } = await import("../../reference/seed/history.ts");
-      const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
-      checkSeedChoice(opts.seed);
       const asUsage = (error: unknown): never => {
         throw databaseUsageError(error, "simulate") ?? error;
       };
@@ -120,14 +130,6 @@ export const simulateCommand: CommandFactory = (setExit) =>
       try {
         await migrate(db);
         await seedDatabase(db, opts.seed).catch(asUsage);
-        // Without a running server the URLs in bodies are the public ones `serve` would use
-        // (its environment variables), else those it listens on by default.
-        const { publicOrigin, PublicUrlError } = await import("../../reference/public-url.ts");
-        const env = process.env;
-        const urls = {
-          api: flagOrEnv("--public-url", undefined, "SERVICE_CONTRACT_PUBLIC_URL", publicOrigin, PublicUrlError) ?? (env.SERVICE_CONTRACT_API_URL || "http://127.0.0.1:3000"),
-          auth: flagOrEnv("--public-auth-url", undefined, "SERVICE_CONTRACT_PUBLIC_AUTH_URL", publicOrigin, PublicUrlError) ?? (env.SERVICE_CONTRACT_AUTH_URL || "http://127.0.0.1:3001"),
-        };
         // The demo's months of history, exactly as a first `serve` records them (it does nothing once there are events).
         if (opts.seed === "demo" && opts.history) await seedHistory(db, { now: new Date(), urls, count: DEMO_HISTORY_COUNT });
         // Webhook deliveries are enqueued with each action, as the server does; the server sends them.

@@ -1,8 +1,11 @@
 /**
  * Every subcommand through a table of bad inputs, as a user types them: each must end with
  * exit 2 and exactly one line on stderr that says what is wrong (no stack trace, no help
- * fragments, nothing on stdout). The cases run concurrently, each a real `node
- * bin/service-contract.js` child; the ones on a held data folder share one running `serve`.
+ * fragments, nothing on stdout). One case per command (and the ones about a process: a folder
+ * under /proc that used to spin, a lock held by another process, Ctrl-C) is a real `node
+ * bin/service-contract.js` child; the other cases of the same exit-2 path call the CLI's `main`
+ * in this process (runCliInProcess), which is what the binary runs, without a start each. The
+ * ones on a held data folder share one running `serve`.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,7 +13,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliBin, repoRoot, runCli } from "./run-cli.ts";
+import { cliBin, repoRoot, runCli, runCliInProcess, type CliResult } from "./run-cli.ts";
 import { startServe, type ServeChild } from "../reference/serve-child.ts";
 import { LOCK_FILE } from "../../reference/db/data-lock.ts";
 import { ceiling } from "../ceilings.ts";
@@ -37,9 +40,13 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** A real child of the binary, or `main` in this process. */
+type How = "binary" | "in process";
+const run = (how: How, args: string[], env?: Record<string, string>): Promise<CliResult> => (how === "binary" ? runCli(args, env ? { env } : {}) : runCliInProcess(args, env ? { env } : {}));
+
 /** Runs the command and checks the promise: exit 2, one line matching `message`, nothing else. */
-async function expectOneLine(args: string[], message: RegExp): Promise<string> {
-  const r = await runCli(args);
+async function expectOneLine(args: string[], message: RegExp, how: How = "binary", env?: Record<string, string>): Promise<string> {
+  const r = await run(how, args, env);
   const lines = r.stderr.split("\n").filter((l) => l.trim() !== "");
   expect({ code: r.code, lines: lines.length, stdout: r.stdout }, r.stderr).toEqual({ code: 2, lines: 1, stdout: "" });
   expect(lines[0]).toMatch(/^service-contract: /);
@@ -53,46 +60,49 @@ const TIMEOUT = ceiling(120_000);
 const SERVE = ["serve", "--port", "0", "--auth-port", "0", "--quiet"];
 const badPassword = adminUrl ? Object.assign(new URL(adminUrl), { password: "not-the-password" }).href : undefined;
 
-/** [what, args (a function when it needs the busy port), message]. */
-const CASES: [string, () => string[], RegExp][] = [
-  ["serve: unreachable PostgreSQL", () => [...SERVE, "--database-url", "postgres://u:secret@127.0.0.1:1/db"], /^service-contract: cannot connect to postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db: .*ECONNREFUSED/],
-  ["serve: unknown PostgreSQL host", () => [...SERVE, "--database-url", "postgres://u:p@no-such-host.invalid/db"], /cannot connect to .*ENOTFOUND no-such-host\.invalid/],
-  ["serve: --data-dir under a file (ENOTDIR)", () => [...SERVE, "--data-dir", join(aFile, "db")], /cannot use data folder .*a-file\/db: ENOTDIR/],
-  ["serve: --data-dir under /proc (used to spin at 100% CPU)", () => [...SERVE, "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/],
-  ["serve: --seed with a typo", () => [...SERVE, "--seed", "demoo", "--data-dir", join(scratch, "seed-typo")], /--seed demoo: no such file; give demo, none or a fixture file/],
-  ["serve: a port in use", () => [...SERVE, "--port", String(busyPort), "--seed", "none", "--data-dir", join(scratch, "port-in-use")], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/],
-  ["serve: a --host that is not this machine's", () => [...SERVE, "--host", NOT_HERE, "--data-dir", join(scratch, "not-here")], /cannot listen on 192\.0\.2\.1 port 0 \(--port\): EADDRNOTAVAIL: 192\.0\.2\.1 is not an address of this machine; --host takes one of its addresses/],
-  ["serve: --seed a JSON file that is no fixture", () => [...SERVE, "--seed", "package.json", "--data-dir", join(scratch, "seed-package-json")], /seed fixture package\.json is not valid: \/ has unknown keys name, version, .*; allowed: users, organizations, follows, repositories, issues, applications \(the format: reference\/seed\/README\.md\)$/],
-  ["serve: a fixture with an unknown key on a user", () => [...SERVE, "--seed", badFixture, "--data-dir", join(scratch, "seed-bad-user")], /\/users\/0 has unknown key bogus; allowed: login, name, email, password, site_admin, two_factor/],
-  ["serve: a port out of range", () => ["serve", "--port", "70000"], /--port must be 0\.\.65535/],
-  ["simulate: --data-dir under a file", () => ["simulate", "push", "--data-dir", join(aFile, "db")], /cannot use data folder .*: ENOTDIR/],
-  ["simulate: --data-dir under /proc", () => ["simulate", "push", "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/],
-  ["simulate: unreachable PostgreSQL", () => ["simulate", "push", "--database-url", "postgres://u:p@127.0.0.1:1/db"], /cannot connect to .*ECONNREFUSED/],
-  ["simulate: an unknown event", () => ["simulate", "pushh"], /unknown event "pushh"; one of: .*push/],
-  ["simulate: --url nobody answers", () => ["simulate", "push", "--url", "http://127.0.0.1:1", "--admin-token", "0123456789abcdef0123"], /cannot reach http:\/\/127\.0\.0\.1:1/],
-  ["generate: --out under a file (ENOTDIR)", () => ["generate", "--targets", "types", "--out", join(aFile, "out")], /cannot write --out .*a-file\/out: ENOTDIR/],
-  ["generate: --out under /proc (used to spin at 100% CPU)", () => ["generate", "--targets", "types", "--out", "/proc/service-contract-test"], /cannot write --out \/proc\/service-contract-test: ENOENT/],
-  ["generate: a missing spec", () => ["generate", "--spec", "no/such/openapi.yaml", "--out", join(scratch, "gen")], /no such file: no\/such\/openapi\.yaml/],
-  ["generate: an unknown target", () => ["generate", "--targets", "typez", "--out", join(scratch, "gen")], /--targets takes .*; got typez/],
-  ["mock: a port in use", () => ["mock", "--port", String(busyPort)], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/],
-  ["mock --proxy: a port in use", () => ["mock", "--proxy", "http://127.0.0.1:1", "--port", String(busyPort)], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/],
-  ["mock --proxy: not an http URL", () => ["mock", "--proxy", "ftp://example.test"], /--proxy needs an http\(s\) URL/],
-  ["lint: a missing spec", () => ["lint", "--spec", "no/such/openapi.yaml"], /no such file: no\/such\/openapi\.yaml/],
-  ["validate: an unknown schema", () => ["validate", "--schema", "NoSuchSchema", "-"], /unknown schema "NoSuchSchema"/],
-  ["conformance: nothing to test", () => ["conformance"], /--base-url is required \(or use --reference\)/],
-  ["conformance: --out under a file", () => ["conformance", "--reference", "--reporter", "html", "--out", join(aFile, "report")], /cannot write the reports to .*: ENOTDIR/],
-  ["conformance: --out under /proc", () => ["conformance", "--reference", "--reporter", "html", "--out", "/proc/service-contract-test"], /cannot write the reports to \/proc\/service-contract-test: ENOENT/],
-  ["webhooks send: an unknown action", () => ["webhooks", "send", "issues", "--action", "nosuch", "--url", "http://127.0.0.1:1/hook", "--secret", "s"], /unknown action "nosuch" for issues; its actions: .*opened, closed.* \(--no-validate sends it anyway\)$/],
-  ["webhooks send: an action on an event that has none", () => ["webhooks", "send", "push", "--action", "closed", "--url", "http://127.0.0.1:1/hook", "--secret", "s"], /push payloads have no action, got --action closed/],
-  ["bench: an unknown section", () => ["bench", "nosuch"], /unknown bench section\(s\): nosuch/],
+/**
+ * [what, args (a function when it needs the busy port), message, how]: one case per command
+ * through the binary (exit code and stderr of the process), the rest of each exit-2 path in process.
+ */
+const CASES: [string, () => string[], RegExp, How][] = [
+  ["serve: unreachable PostgreSQL", () => [...SERVE, "--database-url", "postgres://u:secret@127.0.0.1:1/db"], /^service-contract: cannot connect to postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db: .*ECONNREFUSED/, "in process"],
+  ["serve: unknown PostgreSQL host", () => [...SERVE, "--database-url", "postgres://u:p@no-such-host.invalid/db"], /cannot connect to .*ENOTFOUND no-such-host\.invalid/, "in process"],
+  ["serve: --data-dir under a file (ENOTDIR)", () => [...SERVE, "--data-dir", join(aFile, "db")], /cannot use data folder .*a-file\/db: ENOTDIR/, "in process"],
+  ["serve: --data-dir under /proc (used to spin at 100% CPU)", () => [...SERVE, "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/, "binary"],
+  ["serve: --seed with a typo", () => [...SERVE, "--seed", "demoo", "--data-dir", join(scratch, "seed-typo")], /--seed demoo: no such file; give demo, none or a fixture file/, "in process"],
+  ["serve: a port in use", () => [...SERVE, "--port", String(busyPort), "--seed", "none", "--data-dir", join(scratch, "port-in-use")], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/, "in process"],
+  ["serve: a --host that is not this machine's", () => [...SERVE, "--host", NOT_HERE, "--data-dir", join(scratch, "not-here")], /cannot listen on 192\.0\.2\.1 port 0 \(--port\): EADDRNOTAVAIL: 192\.0\.2\.1 is not an address of this machine; --host takes one of its addresses/, "in process"],
+  ["serve: --seed a JSON file that is no fixture", () => [...SERVE, "--seed", "package.json", "--data-dir", join(scratch, "seed-package-json")], /seed fixture package\.json is not valid: \/ has unknown keys name, version, .*; allowed: users, organizations, follows, repositories, issues, applications \(the format: reference\/seed\/README\.md\)$/, "in process"],
+  ["serve: a fixture with an unknown key on a user", () => [...SERVE, "--seed", badFixture, "--data-dir", join(scratch, "seed-bad-user")], /\/users\/0 has unknown key bogus; allowed: login, name, email, password, site_admin, two_factor/, "in process"],
+  ["serve: a port out of range", () => ["serve", "--port", "70000"], /--port must be 0\.\.65535/, "binary"],
+  ["simulate: --data-dir under a file", () => ["simulate", "push", "--data-dir", join(aFile, "db")], /cannot use data folder .*: ENOTDIR/, "in process"],
+  ["simulate: --data-dir under /proc", () => ["simulate", "push", "--data-dir", "/proc/service-contract-test"], /cannot use data folder \/proc\/service-contract-test: ENOENT/, "in process"],
+  ["simulate: unreachable PostgreSQL", () => ["simulate", "push", "--database-url", "postgres://u:p@127.0.0.1:1/db"], /cannot connect to .*ECONNREFUSED/, "in process"],
+  ["simulate: an unknown event", () => ["simulate", "pushh"], /unknown event "pushh"; one of: .*push/, "binary"],
+  ["simulate: --url nobody answers", () => ["simulate", "push", "--url", "http://127.0.0.1:1", "--admin-token", "0123456789abcdef0123"], /cannot reach http:\/\/127\.0\.0\.1:1/, "in process"],
+  ["generate: --out under a file (ENOTDIR)", () => ["generate", "--targets", "types", "--out", join(aFile, "out")], /cannot write --out .*a-file\/out: ENOTDIR/, "in process"],
+  ["generate: --out under /proc (used to spin at 100% CPU)", () => ["generate", "--targets", "types", "--out", "/proc/service-contract-test"], /cannot write --out \/proc\/service-contract-test: ENOENT/, "binary"],
+  ["generate: a missing spec", () => ["generate", "--spec", "no/such/openapi.yaml", "--out", join(scratch, "gen")], /no such file: no\/such\/openapi\.yaml/, "in process"],
+  ["generate: an unknown target", () => ["generate", "--targets", "typez", "--out", join(scratch, "gen")], /--targets takes .*; got typez/, "in process"],
+  ["mock: a port in use", () => ["mock", "--port", String(busyPort)], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/, "in process"],
+  ["mock --proxy: a port in use", () => ["mock", "--proxy", "http://127.0.0.1:1", "--port", String(busyPort)], /cannot listen on 127\.0\.0\.1 port \d+ \(--port\): EADDRINUSE: in use by another process; give another --port, or 0 for a free one$/, "in process"],
+  ["mock --proxy: not an http URL", () => ["mock", "--proxy", "ftp://example.test"], /--proxy needs an http\(s\) URL/, "binary"],
+  ["lint: a missing spec", () => ["lint", "--spec", "no/such/openapi.yaml"], /no such file: no\/such\/openapi\.yaml/, "binary"],
+  ["validate: an unknown schema", () => ["validate", "--schema", "NoSuchSchema", "-"], /unknown schema "NoSuchSchema"/, "binary"],
+  ["conformance: nothing to test", () => ["conformance"], /--base-url is required \(or use --reference\)/, "binary"],
+  ["conformance: --out under a file", () => ["conformance", "--reference", "--reporter", "html", "--out", join(aFile, "report")], /cannot write the reports to .*: ENOTDIR/, "in process"],
+  ["conformance: --out under /proc", () => ["conformance", "--reference", "--reporter", "html", "--out", "/proc/service-contract-test"], /cannot write the reports to \/proc\/service-contract-test: ENOENT/, "in process"],
+  ["webhooks send: an unknown action", () => ["webhooks", "send", "issues", "--action", "nosuch", "--url", "http://127.0.0.1:1/hook", "--secret", "s"], /unknown action "nosuch" for issues; its actions: .*opened, closed.* \(--no-validate sends it anyway\)$/, "binary"],
+  ["webhooks send: an action on an event that has none", () => ["webhooks", "send", "push", "--action", "closed", "--url", "http://127.0.0.1:1/hook", "--secret", "s"], /push payloads have no action, got --action closed/, "in process"],
+  ["bench: an unknown section", () => ["bench", "nosuch"], /unknown bench section\(s\): nosuch/, "binary"],
 ];
 if (badPassword) {
-  CASES.push(["serve: a wrong PostgreSQL password", () => [...SERVE, "--database-url", badPassword], /cannot connect to postgres:\/\/[^:]+:\*\*\*@.*password authentication failed/]);
+  CASES.push(["serve: a wrong PostgreSQL password", () => [...SERVE, "--database-url", badPassword], /cannot connect to postgres:\/\/[^:]+:\*\*\*@.*password authentication failed/, "in process"]);
 }
 
 describe.concurrent("one line and exit 2 for bad input", () => {
-  it.each(CASES)("%s", async (_what, args, message) => {
-    const line = await expectOneLine(args(), message);
+  it.each(CASES)("%s", async (_what, args, message, how) => {
+    const line = await expectOneLine(args(), message, how);
     // A secret in a URL is never echoed.
     expect(line).not.toMatch(/secret|not-the-password/);
   }, TIMEOUT);
@@ -118,8 +128,9 @@ describe("a PGlite data folder held by a running serve", () => {
     expect(events).toEqual([]);
   }, TIMEOUT);
 
+  // The binary's refusal on a held folder is the simulate case above; the same lock check in process.
   it.concurrent("a second serve on it exits 2 saying where the first one is", async () => {
-    const line = await expectOneLine([...SERVE, "--data-dir", dataDir], /is in use by serve/);
+    const line = await expectOneLine([...SERVE, "--data-dir", dataDir], /is in use by serve/, "in process");
     expect(line).toContain(`pid ${serve.child.pid}, API ${serve.api}`);
     expect(line).toContain("stop it first, or give this server another --data-dir");
   }, TIMEOUT);
@@ -143,15 +154,39 @@ describe("a stale lock", () => {
 describe("a failed command leaves nothing behind", () => {
   it("serve on an address that is not this machine's makes no data folder", async () => {
     const dataDir = join(scratch, "left-not-here");
-    const r = await runCli([...SERVE, "--host", NOT_HERE, "--data-dir", dataDir]);
+    const r = await runCliInProcess([...SERVE, "--host", NOT_HERE, "--data-dir", dataDir]);
     expect(r.code, r.stderr).toBe(2);
     expect(existsSync(dataDir)).toBe(false);
+  }, TIMEOUT);
+
+  // An error in an option or an environment variable costs no database start: serve and simulate
+  // check them all before the data folder is made (PGlite opens only in a folder made first).
+  const OPTION_ERRORS: [string, () => string[], Record<string, string>, RegExp][] = [
+    ["serve --rate-limit", () => [...SERVE, "--rate-limit", "lots"], {}, /--rate-limit takes two hourly limits/],
+    ["serve $SERVICE_CONTRACT_RATE_LIMIT", () => [...SERVE], { SERVICE_CONTRACT_RATE_LIMIT: "0,0" }, /\$SERVICE_CONTRACT_RATE_LIMIT takes two hourly limits/],
+    ["serve --hook-egress", () => [...SERVE, "--hook-egress", "everywhere"], {}, /hook egress must be one of local, public, got "everywhere"/],
+    ["serve $SERVICE_CONTRACT_HOOK_EGRESS", () => [...SERVE], { SERVICE_CONTRACT_HOOK_EGRESS: "anywhere" }, /hook egress must be one of local, public, got "anywhere"/],
+    ["serve $SERVICE_CONTRACT_DELIVERIES", () => [...SERVE], { SERVICE_CONTRACT_DELIVERIES: "{not json" }, /SERVICE_CONTRACT_DELIVERIES must be a JSON object/],
+    ["serve --simulate with a short $SERVICE_CONTRACT_ADMIN_TOKEN", () => [...SERVE, "--simulate"], { SERVICE_CONTRACT_ADMIN_TOKEN: "short" }, /SERVICE_CONTRACT_ADMIN_TOKEN must be at least 16 characters/],
+    ["serve --public-url", () => [...SERVE, "--public-url", "api.example.test"], {}, /--public-url must be an absolute http\(s\) URL/],
+    ["serve $SERVICE_CONTRACT_TRUST_PROXY", () => [...SERVE], { SERVICE_CONTRACT_TRUST_PROXY: "nope" }, /\$SERVICE_CONTRACT_TRUST_PROXY: "nope" is not an IP address/],
+    ["serve --seed with a typo", () => [...SERVE, "--seed", "demoo"], {}, /--seed demoo: no such file/],
+    ["serve --auth-port in use", () => [...SERVE, "--auth-port", String(busyPort)], {}, /cannot listen on 127\.0\.0\.1 port \d+ \(--auth-port\): EADDRINUSE/],
+    ["simulate $SERVICE_CONTRACT_PUBLIC_URL", () => ["simulate", "push"], { SERVICE_CONTRACT_PUBLIC_URL: "api.example.test" }, /\$SERVICE_CONTRACT_PUBLIC_URL must be an absolute http\(s\) URL/],
+    ["simulate $SERVICE_CONTRACT_PUBLIC_AUTH_URL", () => ["simulate", "push"], { SERVICE_CONTRACT_PUBLIC_AUTH_URL: "ftp://example.test" }, /\$SERVICE_CONTRACT_PUBLIC_AUTH_URL must be an http or https URL/],
+    ["simulate --seed with a typo", () => ["simulate", "push", "--seed", "demoo"], {}, /--seed demoo: no such file/],
+    ["simulate --count", () => ["simulate", "push", "--count", "0"], {}, /--count must be 1\.\.1000/],
+  ];
+  it.each(OPTION_ERRORS)("%s: one line, exit 2, and no data folder made", async (what, args, env, message) => {
+    const dataDir = join(scratch, `option-error-${what.replace(/[^a-z]+/gi, "-")}`);
+    await expectOneLine([...args(), "--data-dir", dataDir], message, "in process", env);
+    expect(existsSync(dataDir), `${what} made ${dataDir}`).toBe(false);
   }, TIMEOUT);
 
   it("generate with spec errors removes the --out folders it made", async () => {
     const spec = join(scratch, "no-operation-id.yaml");
     writeFileSync(spec, 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths:\n  /a:\n    get:\n      responses:\n        "200": { description: ok }\n');
-    const r = await runCli(["generate", "--spec", spec, "--targets", "types", "--out", join(scratch, "gen-made/deeper")]);
+    const r = await runCliInProcess(["generate", "--spec", spec, "--targets", "types", "--out", join(scratch, "gen-made/deeper")]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("operationId is required");
     expect(existsSync(join(scratch, "gen-made"))).toBe(false);
@@ -159,7 +194,7 @@ describe("a failed command leaves nothing behind", () => {
 
   it("conformance against a target that does not answer removes the --out folder it made", async () => {
     const out = join(scratch, "report-unreachable/inner");
-    const r = await runCli(["conformance", "--base-url", "http://127.0.0.1:1", "--auth-url", "http://127.0.0.1:1", "--profile", "conformance/profiles/example.yaml", "--reporter", "html", "--out", out], {
+    const r = await runCliInProcess(["conformance", "--base-url", "http://127.0.0.1:1", "--auth-url", "http://127.0.0.1:1", "--profile", "conformance/profiles/example.yaml", "--reporter", "html", "--out", out], {
       // The example profile reads its secrets from these.
       env: Object.fromEntries(["CLIENT_SECRET", "OUTSIDER_PASSWORD", "OUTSIDER_TOKEN", "OWNER_PASSWORD", "OWNER_TOKEN"].map((v) => [`CONFORMANCE_${v}`, "not-used"])),
     });
@@ -188,7 +223,7 @@ describe("a failed command leaves nothing behind", () => {
   }, TIMEOUT);
 
   it("bench deliveries with a TEST_DATABASE_URL nobody answers: one line, exit 2, before any measuring", async () => {
-    const r = await runCli(["bench", "deliveries"], { env: { TEST_DATABASE_URL: "postgres://u:secret@127.0.0.1:1/postgres" } });
+    const r = await runCliInProcess(["bench", "deliveries"], { env: { TEST_DATABASE_URL: "postgres://u:secret@127.0.0.1:1/postgres" } });
     expect(r.code, r.stderr).toBe(2);
     const lines = r.stderr.split("\n").filter((l) => l.trim() !== "");
     expect(lines).toHaveLength(1);

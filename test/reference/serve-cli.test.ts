@@ -70,16 +70,18 @@ const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login
 const OCTOCAT = basic("octocat", "octocat-demo-password");
 
 describe("service-contract serve", () => {
-  // One data folder through a restart: the first start is the default one (demo seed with its
-  // history, the guide on stderr), the second the same folder behind a public URL. Each test
-  // below asserts on its own stage; they share the two processes to spare two more starts.
+  // One data folder through a restart: the first start is the default one but for the demo's
+  // history (demo seed, the guide on stderr; --no-history spares ~3.7 s of CPU: a first serve
+  // recording the history is test/cli/seed-parity.test.ts's subject), the second the same folder
+  // behind a public URL. Each test below asserts on its own stage; they share the two processes
+  // to spare two more starts.
   const dataDir = join(scratch, "restart");
   let token = "";
   let second: Served | undefined;
   afterAll(async () => void (await second?.stop()));
 
   it("prints its URLs when ready, serves, and exits 0 on SIGTERM", async () => {
-    const served = await serve(["--data-dir", dataDir]);
+    const served = await serve(["--data-dir", dataDir, "--no-history"]);
     expect(served.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(served.auth).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${served.api}/no/such/path`);

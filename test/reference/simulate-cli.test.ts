@@ -35,7 +35,9 @@ describe("service-contract simulate", () => {
       expect(e.type).toBe("PushEvent");
       expect(validateActivityEvent(e).valid).toBe(true);
     }
-    const issue = await simulate(["issues", "--data-dir", dataDir, "--actor", "hubot", "action=closed", "number=1"]);
+    // The same command again on the folder the child made: `main` in process (the binary's run is
+    // the one above). It loads the child's secret key, which the in-process runs below then share.
+    const issue = await runCliInProcess(["simulate", "issues", "--data-dir", dataDir, "--actor", "hubot", "action=closed", "number=1"]);
     expect(issue.code).toBe(0);
     const printed = issue.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(printed.map((p) => p.type ?? p.event)).toEqual(["IssuesEvent", "closed"]);
@@ -64,8 +66,8 @@ describe("service-contract simulate", () => {
       ["push", "notapair"],
       ["push", "--count", "0"],
     ]) {
-      // A folder of this process's own: the child-made one holds the child's secret key, which a
-      // process that already seals with another key refuses to use (hooks/secret-box.ts).
+      // A folder of this process's own (a process that already seals with one key refuses a
+      // database holding another: hooks/secret-box.ts); it gets the key loaded above.
       const r = await runCliInProcess(["simulate", ...args, "--no-history", "--data-dir", join(scratch, "in-process")]);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/^service-contract: /);
@@ -86,8 +88,9 @@ describe("service-contract simulate", () => {
       expect(ok.code, ok.stderr).toBe(0);
       expect(JSON.parse(ok.stdout.trim())).toMatchObject({ type: "WatchEvent", actor: { login: "monalisa" } });
       expect((await db.query("select 1 from events where type = 'WatchEvent'")).length).toBe(1);
-      // Over the admin endpoint's 100 at a time: the CLI sends batches (100 + 1).
-      const many = await simulate(["push", "commits=1", "--url", url, "--admin-token", token, "--count", "101"]);
+      // Over the admin endpoint's 100 at a time: the CLI sends batches (100 + 1). In process: the
+      // same --url path the binary just took.
+      const many = await runCliInProcess(["simulate", "push", "commits=1", "--url", url, "--admin-token", token, "--count", "101"]);
       expect(many.code, many.stderr).toBe(0);
       expect(many.stdout.trim().split("\n").filter((l) => JSON.parse(l).type === "PushEvent")).toHaveLength(101);
       expect((await db.query("select 1 from events where type = 'PushEvent'")).length).toBe(101);
