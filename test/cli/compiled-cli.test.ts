@@ -5,7 +5,7 @@
  * once are each seen to do what they must: rebuild, fail with the build's output, build once.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -103,7 +103,17 @@ describe("the once-per-run build", () => {
     expect(runs()).toBe(2);
   });
 
-  it("takes over a lock left by a process that is gone", async () => {
+  it("fails the other files of a run whose building worker died, rather than wait or build again", async () => {
+    const runDir = join(dir, "run");
+    expect(await ensureBuilt(plan(runDir))).toBe("built");
+    const [lock] = readdirSync(runDir).filter((n) => n.endsWith(".lock"));
+    rmSync(join(runDir, lock!.replace(/\.lock$/, ".json")));
+    writeFileSync(join(runDir, lock!, "owner"), "999999999 1");
+    await expect(ensureBuilt(plan(runDir))).rejects.toThrow(/exited without a verdict/);
+    expect(runs()).toBe(1);
+  });
+
+  it("takes over a checkout's lock left by a process that is gone", async () => {
     mkdirSync(join(dir, "state/build.lock"), { recursive: true });
     writeFileSync(join(dir, "state/build.lock/owner"), "999999999 1");
     expect(await ensureBuilt(plan())).toBe("built");

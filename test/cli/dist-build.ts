@@ -8,12 +8,13 @@
  * hand-edited output, or a build by another Node all count as stale and are built again; a stamp
  * is removed before a build starts, so an interrupted build never counts as current.
  *
- * Once per run and never under a reader: the first vitest worker that needs the build takes a
- * lock (a folder made by an atomic rename, naming its PID), checks or builds, and records the
- * verdict in the run's folder; the other workers wait for that verdict before any of their tests
- * can run the output. A failed build is that verdict too: every file that needs the output fails
- * with the build's own output, and none builds it again. The lock also keeps two runs in the same
- * checkout from building at once; one left by a process that died is taken over.
+ * Once per run and never under a reader: the first vitest worker that needs the build takes the
+ * run's lock (a folder in the run's folder, made whole by a rename, naming its PID), checks or
+ * builds, and records the verdict beside it; the other workers wait for that verdict before any
+ * of their tests can run the output. A failed build is that verdict too: every file that needs the
+ * output fails with the build's own output, and none builds it again. A second lock in the
+ * checkout keeps two runs in it from building at once; one left by a process that died is taken
+ * over.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -119,27 +120,60 @@ function record(plan: BuildPlan, verdict: Verdict): void {
   if (file) writeAtomically(file, JSON.stringify(verdict));
 }
 
-/** Takes the lock, or says who holds it. A lock whose process is gone is removed and taken. */
-function tryLock(plan: BuildPlan): boolean {
-  mkdirSync(plan.stateDir, { recursive: true });
-  const info = procInfo(process.pid);
-  // Made whole beside the lock, then renamed into place: a lock never exists without its owner.
-  const draft = mkdtempSync(join(plan.stateDir, "lock-"));
-  writeFileSync(join(draft, "owner"), `${process.pid} ${info?.start ?? ""}`);
+/** Makes the folder `path` holding an `owner` file (PID and start), whole or not at all; false if it exists. */
+function makeOwned(path: string, parent: string): boolean {
+  mkdirSync(parent, { recursive: true });
+  // Made beside it, then renamed into place: the folder never exists without its owner.
+  const draft = mkdtempSync(join(parent, "lock-"));
+  writeFileSync(join(draft, "owner"), `${process.pid} ${procInfo(process.pid)?.start ?? ""}`);
   try {
-    renameSync(draft, lockDir(plan));
+    renameSync(draft, path);
     return true;
   } catch {
     rmSync(draft, { recursive: true, force: true });
+    return false;
   }
-  let owner: string[] = [];
+}
+
+/** Whether the process named in the folder's `owner` file is gone (undefined: the file is not there). */
+function ownerGone(path: string): boolean | undefined {
+  let owner: string[];
   try {
-    owner = readFileSync(join(lockDir(plan), "owner"), "utf8").split(" ");
+    owner = readFileSync(join(path, "owner"), "utf8").split(" ");
   } catch {
-    return false; // released just now: try again
+    return undefined;
   }
-  if (!isRunning(Number(owner[0]), owner[1] ?? "")) rmSync(lockDir(plan), { recursive: true, force: true });
-  return false;
+  return !isRunning(Number(owner[0]), owner[1] ?? "");
+}
+
+/** Removes a lock folder by renaming it away first, so that it is never seen half removed. */
+function removeLock(path: string): void {
+  const trash = `${path}.${process.pid}.removed`;
+  try {
+    renameSync(path, trash);
+  } catch {
+    return;
+  }
+  rmSync(trash, { recursive: true, force: true });
+}
+
+/**
+ * Runs `work` holding the checkout's lock, which keeps two test runs from building at once. A lock
+ * whose process is gone (a run killed while it built) is taken over; two runs starting at the same
+ * moment beside such a lock could both take it over, which this does not guard against.
+ */
+async function underCheckoutLock<T>(plan: BuildPlan, deadline: number, work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    if (makeOwned(lockDir(plan), plan.stateDir)) break;
+    if (ownerGone(lockDir(plan))) removeLock(lockDir(plan));
+    else if (Date.now() > deadline) throw new Error(`${plan.output}/ was still being built by another test run after ${plan.waitMs} ms (lock: ${lockDir(plan)})`);
+    else await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  try {
+    return await work();
+  } finally {
+    removeLock(lockDir(plan));
+  }
 }
 
 function run(plan: BuildPlan): Promise<{ code: number; output: string }> {
@@ -166,26 +200,30 @@ async function checkOrBuild(plan: BuildPlan): Promise<Outcome> {
   return "built";
 }
 
-/** Makes sure the output is current: checks it, builds it if not, or waits for the process doing that. */
+/**
+ * Makes sure the output is current: checks it, builds it if not, or waits for the worker of this
+ * run that does. Within a run the first caller takes the run's lock (never released: its verdict
+ * stays for the others) and the others wait for the verdict it records.
+ */
 export async function ensureBuilt(plan: BuildPlan): Promise<Outcome> {
-  const until = Date.now() + plan.waitMs;
-  for (;;) {
-    const verdict = readVerdict(plan);
-    if (verdict?.ok) return verdict.outcome ?? "current";
-    if (verdict) throw new Error(`the build failed (in another test file of this run):\n${verdict.error}`);
-    if (tryLock(plan)) {
-      try {
-        const outcome = await checkOrBuild(plan);
-        record(plan, { ok: true, outcome });
-        return outcome;
-      } catch (error) {
-        record(plan, { ok: false, error: String((error as Error).message ?? error) });
-        throw error;
-      } finally {
-        rmSync(lockDir(plan), { recursive: true, force: true });
-      }
+  const deadline = Date.now() + plan.waitMs;
+  const runLock = verdictFile(plan)?.replace(/\.json$/, ".lock");
+  if (runLock && !makeOwned(runLock, plan.runDir!)) {
+    for (;;) {
+      const verdict = readVerdict(plan);
+      if (verdict?.ok) return verdict.outcome ?? "current";
+      if (verdict) throw new Error(`the build failed (in another test file of this run):\n${verdict.error}`);
+      if (ownerGone(runLock) && !readVerdict(plan)) throw new Error(`the test worker that was building ${plan.output}/ exited without a verdict (${runLock})`);
+      if (Date.now() > deadline) throw new Error(`${plan.output}/ was still being built by another test file after ${plan.waitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    if (Date.now() > until) throw new Error(`${plan.output}/ was still being built by another process after ${plan.waitMs} ms (lock: ${lockDir(plan)})`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  try {
+    const outcome = await underCheckoutLock(plan, deadline, () => checkOrBuild(plan));
+    record(plan, { ok: true, outcome });
+    return outcome;
+  } catch (error) {
+    record(plan, { ok: false, error: String((error as Error).message ?? error) });
+    throw error;
   }
 }
