@@ -47,7 +47,13 @@ export const distPlan: BuildPlan = {
   waitMs: ceiling(300_000),
 };
 
-await ensureBuilt(distPlan);
+/**
+ * `vitest` in watch mode keeps this module, and the run's verdict, across its re-runs while the
+ * sources change under it: there the tests run the sources through the launcher instead.
+ */
+export const watching = process.env.VITEST_MODE === "WATCH";
+
+if (!watching) await ensureBuilt(distPlan);
 
 /** Writes `path` only when its content differs, by rename: a command starting from it never reads half a file. */
 function place(path: string, content: string): void {
@@ -57,22 +63,23 @@ function place(path: string, content: string): void {
 }
 
 const installed = join(stateDir, "installed");
-mkdirSync(join(installed, "bin"), { recursive: true });
-place(join(installed, "bin/service-contract.js"), readFileSync(join(repoRoot, "bin/service-contract.js"), "utf8"));
-// package.json says the bin is an ES module, as the package's own does.
-place(join(installed, "package.json"), readFileSync(join(repoRoot, "package.json"), "utf8"));
-const linked = (() => {
+if (!watching) {
+  mkdirSync(join(installed, "bin"), { recursive: true });
+  place(join(installed, "bin/service-contract.js"), readFileSync(join(repoRoot, "bin/service-contract.js"), "utf8"));
+  // package.json says the bin is an ES module, as the package's own does.
+  place(join(installed, "package.json"), readFileSync(join(repoRoot, "package.json"), "utf8"));
+  let linked: string | undefined;
   try {
-    return readlinkSync(join(installed, "dist"));
+    linked = readlinkSync(join(installed, "dist"));
   } catch {
-    return undefined;
+    linked = undefined;
   }
-})();
-if (linked !== join(repoRoot, "dist")) {
-  const draft = join(installed, `dist.${process.pid}.tmp`);
-  symlinkSync(join(repoRoot, "dist"), draft, "dir");
-  renameSync(draft, join(installed, "dist"));
+  if (linked !== join(repoRoot, "dist")) {
+    const draft = join(installed, `dist.${process.pid}.tmp`);
+    symlinkSync(join(repoRoot, "dist"), draft, "dir");
+    renameSync(draft, join(installed, "dist"));
+  }
 }
 
-/** `node <compiledBin> …` runs this checkout's compiled command. */
-export const compiledBin = join(installed, "bin/service-contract.js");
+/** `node <compiledBin> …` runs this checkout's compiled command (in watch mode: its launcher). */
+export const compiledBin = watching ? join(repoRoot, "bin/service-contract.js") : join(installed, "bin/service-contract.js");

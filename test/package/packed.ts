@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../repo-root.ts";
 // Builds dist/ (npm run prepack) before this module loads, or finds it current: see above.
-import "../cli/compiled-cli.ts";
+import { watching } from "../cli/compiled-cli.ts";
 import { ceiling } from "../ceilings.ts";
 import { RUN_DIR_VARIABLE } from "../processes/marks.ts";
 
@@ -76,10 +76,11 @@ export function install(project: string, tarball: string): Promise<Run> {
 }
 
 async function pack(into: string): Promise<Tarballs> {
-  // The toolkit's prepack ran once for the run (compiled-cli.ts); the light package runs its own,
-  // which only copies the validators and compiles one file into packages/validators/dist/.
+  // The toolkit's prepack ran once for the run (compiled-cli.ts; not in watch mode, where nothing
+  // else reads dist/ and `npm pack` builds it); the light package runs its own, which only copies
+  // the validators and compiles one file into packages/validators/dist/.
   await Promise.all([
-    ok("npm", ["pack", "--ignore-scripts", "--pack-destination", into], repoRoot),
+    ok("npm", ["pack", ...(watching ? [] : ["--ignore-scripts"]), "--pack-destination", into], repoRoot),
     ok("npm", ["pack", "-w", "packages/validators", "--pack-destination", into], repoRoot),
   ]);
   const files = readdirSync(into);
