@@ -6,14 +6,14 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.ts";
+import { runLauncher } from "./run-cli.ts";
 import { SECTION_NAMES } from "../../bench/sections.ts";
 import { isMissingDevDependency } from "../../cli/commands/bench.ts";
 import { ceiling } from "../ceilings.ts";
 
 describe("service-contract bench", () => {
   it("runs a named section and prints each figure beside its baseline", async () => {
-    const result = await runCli(["bench", "validators"]);
+    const result = await runLauncher(["bench", "validators"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^# service-contract benchmarks \(node v\d+/m);
     expect(result.stdout).toMatch(/JSON\.parse of the same bytes \(floor\)\s+[\d,]+ ops\/s\s+baseline/);
@@ -23,7 +23,7 @@ describe("service-contract bench", () => {
   }, ceiling(60_000));
 
   it("exits 2 on an unknown section, naming the known ones", async () => {
-    const result = await runCli(["bench", "validators", "bogus"]);
+    const result = await runLauncher(["bench", "validators", "bogus"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown bench section(s): bogus");
     for (const name of SECTION_NAMES) expect(result.stderr).toContain(name);
@@ -44,7 +44,7 @@ describe("service-contract bench", () => {
   });
 
   it("lists the sections in --help", async () => {
-    const result = await runCli(["bench", "--help"]);
+    const result = await runLauncher(["bench", "--help"]);
     expect(result.code).toBe(0);
     for (const name of SECTION_NAMES) expect(result.stdout).toContain(name);
   });

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCliInProcess } from "./run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
+import { runCliInProcess } from "./in-process.ts";
 import { useServer } from "../reference/harness.ts";
 import { ceiling } from "../ceilings.ts";
 

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, test } from "vitest";
-import { repoRoot } from "./run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 import { descendants, isRunning, type ProcInfo } from "../processes/proc.ts";
 
 const CEILING_MS = 180_000;

@@ -36,7 +36,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../cli/free-port.ts";
-import { cliBin, repoRoot } from "./run-cli.ts";
+import { cliBin, launcherBin, repoRoot } from "./run-cli.ts";
 import { createInterface } from "node:readline";
 import { ceiling } from "../ceilings.ts";
 import { emptyProject, install, npmEnv, packedTarballs } from "../package/packed.ts";
@@ -197,7 +197,7 @@ describe("the READMEs", () => {
     const script = block.script
       .replace(/\b9001\b/g, String(ownPort))
       // A user's project runs the package's command; a clone's runs its sources (no download either way).
-      .replace(/npx service-contract/g, block.installed ? "node_modules/.bin/service-contract" : `node ${cliBin}`)
+      .replace(/npx service-contract/g, block.installed ? "node_modules/.bin/service-contract" : `node ${launcherBin}`)
       .replace(/http:\/\/127\.0\.0\.1:3000/g, serve.api)
       .replace(/http:\/\/127\.0\.0\.1:3001/g, serve.auth)
       .replace(/http:\/\/127\.0\.0\.1:9000/g, receiverUrl);

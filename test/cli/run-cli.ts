@@ -1,9 +1,19 @@
-/** Runs the real `service-contract` binary as a child process, the way users and CI run it. */
+/**
+ * Runs the real `service-contract` binary as a child process, the way users and CI run it: by
+ * default compiled, as the installed package runs it (compiled-cli.ts, which builds dist/ once per
+ * test run before this module finishes loading); `runLauncher` and `launcherBin` run the clone's
+ * launcher, which compiles the TypeScript sources through tsx, for the tests about that launcher.
+ */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { repoRoot } from "../repo-root.ts";
+import { compiledBin } from "./compiled-cli.ts";
 
-export const repoRoot = join(import.meta.dirname, "../..");
-export const cliBin = join(repoRoot, "bin/service-contract.js");
+export { repoRoot };
+/** The compiled command (the package's bin beside this checkout's dist/, built for this run). */
+export const cliBin = compiledBin;
+/** The clone's launcher: `npx service-contract` and `npm start` in a clone run this, through tsx. */
+export const launcherBin = join(repoRoot, "bin/service-contract.js");
 
 export interface CliResult {
   code: number | null;
@@ -11,10 +21,26 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+interface RunOptions {
+  cwd?: string;
+  input?: string;
+  env?: Record<string, string>;
+}
+
+/** The compiled command, as a user who installed the package runs it. */
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return run(cliBin, args, options);
+}
+
+/** The clone's launcher (bin/service-contract.js through tsx), for what only a clone has or does. */
+export function runLauncher(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return run(launcherBin, args, options);
+}
+
+function run(bin: string, args: string[], options: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env = options.env ? { ...process.env, ...options.env } : process.env;
-    const child = spawn(process.execPath, [cliBin, ...args], { cwd: options.cwd ?? repoRoot, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? repoRoot, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));
@@ -25,59 +51,5 @@ export function runCli(args: string[], options: { cwd?: string; input?: string; 
   });
 }
 
-type Write = typeof process.stdout.write;
-
-/** Replaces a stream's write with one that appends to `sink`, and returns the original. */
-function capture(stream: NodeJS.WriteStream, sink: { text: string }): Write {
-  const original = stream.write;
-  stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((error?: Error | null) => void), callback?: (error?: Error | null) => void) => {
-    sink.text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString(typeof encoding === "string" ? encoding : "utf8");
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (done) queueMicrotask(() => done(null));
-    return true;
-  }) as Write;
-  return original;
-}
-
-let last: Promise<unknown> = Promise.resolve();
-
-/**
- * The CLI's `main` run inside this test process: what `bin/service-contract.js` calls, so the exit
- * code is main's return (the binary's `process.exitCode`) and stdout and stderr are the bytes the
- * commands and commander write to the process's streams. Each child start costs ~0.7 s of CPU and
- * every `generate` child ~3 s more to load its libraries; here they load once per test file. For
- * cases that repeat a code path a real `runCli` spawn in the same file already covers (the binary
- * itself stays tested there). No standard input (commands read fd 0 directly), and calls run one
- * at a time: each changes the working directory and the process's streams while it runs. Not for
- * the default --spec from another folder: cli/options.ts names it from the working folder the
- * process started in (this one's is the repository, as for runCli without a cwd). `env` is set
- * for the call and restored after it.
- */
-export function runCliInProcess(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const run = last.then(async () => {
-    const { main } = await import("../../cli/main.ts");
-    const out = { text: "" };
-    const err = { text: "" };
-    const cwd = process.cwd();
-    const env = options.env ?? {};
-    const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    const stdoutWrite = capture(process.stdout, out);
-    const stderrWrite = capture(process.stderr, err);
-    try {
-      process.chdir(options.cwd ?? repoRoot);
-      const code = await main(args);
-      return { code, stdout: out.text, stderr: err.text };
-    } finally {
-      process.stdout.write = stdoutWrite;
-      process.stderr.write = stderrWrite;
-      process.chdir(cwd);
-      for (const [k, v] of Object.entries(savedEnv)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
-  });
-  last = run.catch(() => undefined);
-  return run;
-}
+/** The CLI's `main` in this test process (in-process.ts), kept here for the files that import it from here. */
+export { runCliInProcess } from "./in-process.ts";

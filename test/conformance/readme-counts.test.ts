@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { CLIENT_CASES } from "../../conformance/consumers/oauth-client/cases.ts";
 import { RECEIVER_CASES } from "../../conformance/consumers/receiver/cases.ts";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 
 const guide = readFileSync(join(repoRoot, "conformance/README.md"), "utf8");
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");

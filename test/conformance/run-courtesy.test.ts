@@ -10,7 +10,7 @@ import { rateBudgetProblem, requestsNeeded, AREA_REQUESTS } from "../../conforma
 import { demoProfile, hasDemoData } from "../../conformance/run/demo-profile.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { parseRateLimit } from "../../cli/commands/serve.ts";
-import { runCliInProcess } from "../cli/run-cli.ts";
+import { runCliInProcess } from "../cli/in-process.ts";
 import { basic } from "../reference/harness.ts";
 import { ceiling } from "../ceilings.ts";
 

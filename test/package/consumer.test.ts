@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 import { ceiling } from "../ceilings.ts";
 import { freePort } from "../../cli/free-port.ts";
 import { emptyProject, install, npmEnv, ok, packedTarballs, sh } from "./packed.ts";

@@ -5,6 +5,11 @@
  * test/cli/readme-examples.test.ts). Packing costs about 15 s of CPU; two files each packing
  * would also race on dist/.
  *
+ * The toolkit's prepack (`npm run prepack`: tsc, ~26 s of CPU) has run already, once for the whole
+ * run, before this module finished loading (../cli/compiled-cli.ts, which builds the dist/ the CLI
+ * tests run): so it is packed with --ignore-scripts, the two steps `npm pack` takes one after the
+ * other, and dist/ is never rebuilt while another test file's commands run from it.
+ *
  * Once per run, across vitest's worker processes: the first caller creates the run's `pack/`
  * folder (mkdir is atomic) and packs; the others wait for its `ready.json` (or `failed.txt`).
  * The run folder (test/processes/marks.ts) is removed when the run ends.
@@ -14,7 +19,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
+// Builds dist/ (npm run prepack) before this module loads, or finds it current: see above.
+import { watching } from "../cli/compiled-cli.ts";
 import { ceiling } from "../ceilings.ts";
 import { RUN_DIR_VARIABLE } from "../processes/marks.ts";
 
@@ -69,8 +76,13 @@ export function install(project: string, tarball: string): Promise<Run> {
 }
 
 async function pack(into: string): Promise<Tarballs> {
-  // Both packs run their prepack build; the light one only copies and compiles one file.
-  await Promise.all([ok("npm", ["pack", "--pack-destination", into], repoRoot), ok("npm", ["pack", "-w", "packages/validators", "--pack-destination", into], repoRoot)]);
+  // The toolkit's prepack ran once for the run (compiled-cli.ts; not in watch mode, where nothing
+  // else reads dist/ and `npm pack` builds it); the light package runs its own, which only copies
+  // the validators and compiles one file into packages/validators/dist/.
+  await Promise.all([
+    ok("npm", ["pack", ...(watching ? [] : ["--ignore-scripts"]), "--pack-destination", into], repoRoot),
+    ok("npm", ["pack", "-w", "packages/validators", "--pack-destination", into], repoRoot),
+  ]);
   const files = readdirSync(into);
   const find = (prefix: string) => {
     const name = files.find((f) => f.startsWith(prefix) && f.endsWith(".tgz"));

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 import { procInfo } from "./proc.ts";
 import { ceiling } from "../ceilings.ts";
 

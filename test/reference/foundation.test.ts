@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 import { findAccountByLogin } from "../../reference/store/accounts.ts";
 import { createAuthorization } from "../../reference/store/authorizations.ts";
 import type { Scope } from "../../reference/auth/scopes.ts";

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SLOW_FIRST } from "../sequencer.ts";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 
 describe("the slow-first test order", () => {
   it.each(SLOW_FIRST)("names an existing test file: %s", (file) => {

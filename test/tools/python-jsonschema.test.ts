@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../cli/run-cli.ts";
+import { repoRoot } from "../repo-root.ts";
 
 interface IndexEntry {
   title: string;

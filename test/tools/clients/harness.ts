@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../cli/run-cli.ts";
+import { repoRoot } from "../../repo-root.ts";
 import { useServer, type TestServer } from "../../reference/harness.ts";
 import { ADMIN_TOKEN, simulate } from "../../reference/deliveries-fixtures.ts";
 import { ceiling } from "../../ceilings.ts";
