@@ -7,12 +7,12 @@ import type { Database, Queryable } from "./database.ts";
 
 /**
  * PGlite's start parameters: its defaults with `shared_buffers` at 16MB instead of 128MB.
- * Postgres sets up every buffer of the pool at start, and in WebAssembly that is most of an
- * open's CPU (an in-memory open: ~2.9 s → ~1.4 s; an existing folder ~1.4 s → ~0.5 s, measured
- * with .open-bench.mts, see bench/README.md "Opening the database"). The reference's databases are
- * small (the demo with its 300-event history is ~10 MB of tables) and PGlite's files are in memory
- * or in the OS page cache anyway, so a smaller pool costs nothing the feeds and deliveries benches
- * could see (their ratios before and after are in the same section).
+ * Postgres sets up its whole buffer pool at start, and in WebAssembly that was most of an open's
+ * CPU: an in-memory open from the same image took 2.0–2.9 s of CPU with 128MB and 1.4–2.2 s with
+ * 16MB, an existing folder 1.2–1.5 s and 0.4–1.0 s (bench/README.md, "Opening the database").
+ * 16MB still holds a whole demo database: after `serve` with its 300-event history the database
+ * is about 10 MB on disk (base/5, catalog included). Beyond the pool PGlite's files are in memory
+ * or in the OS page cache anyway. The feeds bench showed no loss (same section).
  */
 export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
