@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliBin, repoRoot, runCli } from "./run-cli.ts";
+import { cliBin, repoRoot, runCli, runLauncher } from "./run-cli.ts";
 import { startServe, type ServeChild } from "../reference/serve-child.ts";
 import { LOCK_FILE } from "../../reference/db/data-lock.ts";
 import { ceiling } from "../ceilings.ts";
@@ -39,7 +39,7 @@ afterAll(async () => {
 
 /** Runs the command and checks the promise: exit 2, one line matching `message`, nothing else. */
 async function expectOneLine(args: string[], message: RegExp): Promise<string> {
-  const r = await runCli(args);
+  const r = await (args[0] === "bench" ? runLauncher : runCli)(args); // bench/ is in a clone only: its sources
   const lines = r.stderr.split("\n").filter((l) => l.trim() !== "");
   expect({ code: r.code, lines: lines.length, stdout: r.stdout }, r.stderr).toEqual({ code: 2, lines: 1, stdout: "" });
   expect(lines[0]).toMatch(/^service-contract: /);
@@ -188,7 +188,7 @@ describe("a failed command leaves nothing behind", () => {
   }, TIMEOUT);
 
   it("bench deliveries with a TEST_DATABASE_URL nobody answers: one line, exit 2, before any measuring", async () => {
-    const r = await runCli(["bench", "deliveries"], { env: { TEST_DATABASE_URL: "postgres://u:secret@127.0.0.1:1/postgres" } });
+    const r = await runLauncher(["bench", "deliveries"], { env: { TEST_DATABASE_URL: "postgres://u:secret@127.0.0.1:1/postgres" } });
     expect(r.code, r.stderr).toBe(2);
     const lines = r.stderr.split("\n").filter((l) => l.trim() !== "");
     expect(lines).toHaveLength(1);
