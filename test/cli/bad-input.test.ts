@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliBin, repoRoot, runCli, runCliInProcess, type CliResult } from "./run-cli.ts";
+import { cliBin, repoRoot, runCli, runCliInProcess, runLauncher, type CliResult } from "./run-cli.ts";
 import { startServe, type ServeChild } from "../reference/serve-child.ts";
 import { LOCK_FILE } from "../../reference/db/data-lock.ts";
 import { ceiling } from "../ceilings.ts";
@@ -42,7 +42,11 @@ afterAll(async () => {
 
 /** A real child of the binary, or `main` in this process. */
 type How = "binary" | "in process";
-const run = (how: How, args: string[], env?: Record<string, string>): Promise<CliResult> => (how === "binary" ? runCli(args, env ? { env } : {}) : runCliInProcess(args, env ? { env } : {}));
+const run = (how: How, args: string[], env?: Record<string, string>): Promise<CliResult> =>
+  how === "in process"
+    ? runCliInProcess(args, env ? { env } : {})
+    : // bench/ is in a clone only, not in the compiled command: its binary runs through the launcher.
+      (args[0] === "bench" ? runLauncher : runCli)(args, env ? { env } : {});
 
 /** Runs the command and checks the promise: exit 2, one line matching `message`, nothing else. */
 async function expectOneLine(args: string[], message: RegExp, how: How = "binary", env?: Record<string, string>): Promise<string> {

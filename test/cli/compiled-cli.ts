@@ -3,8 +3,8 @@
  * TypeScript through tsx. In a clone `bin/service-contract.js` compiles every module it loads on
  * the fly, ~0.6–1.7 s more CPU for each of the ~200 commands the suite starts; what the tests prove
  * about the commands is the same either way, and the launcher itself keeps its own tests
- * (launcher-signals, the README's `npx service-contract` blocks and `bench`, which exists in a
- * clone only, run through run-cli.ts's `launcherBin`).
+ * (launcher-signals starts it through npm and npx; the README's `npx service-contract` blocks and
+ * `bench`, which exists in a clone only, run it as run-cli.ts's `launcherBin`).
  *
  * dist/ is built here, once per test run, before any test file that imports this module (through
  * run-cli.ts, serve-child.ts or packed.ts) runs a test: the module waits for it at import, which
