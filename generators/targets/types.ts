@@ -9,7 +9,6 @@
  * does not install a compiler.
  */
 import { createRequire } from "node:module";
-import { Project, StructureKind } from "../ts-morph.ts";
 import type { OpenAPI3 } from "openapi-typescript";
 import { requirePeers } from "../package-files.ts";
 import { generatedHeader } from "../header.ts";
@@ -65,31 +64,24 @@ export async function typesTarget({ model, portable, source }: TypesInput): Prom
     defaultNonNullable: false,
     transform: (schema) => (isNothing(schema) ? NEVER : undefined),
   });
-  const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile("types.ts", astToString(ast));
+  // Appended as text, in the layout ts-morph gave them when it inserted them as structures:
+  // parsing openapi-typescript's 400 kB output into a syntax tree, and re-printing it after each
+  // insertion, cost a second of CPU for four declarations whose text is fixed.
+  const aliases = model.schemas.map((s) => `/** The \`${s.file}.json\` schema. */\nexport type ${s.name} = components["schemas"]["${s.name}"];\n`);
+  const payloads = webhookPayloadNames(model).map(([event, name]) => `    ${JSON.stringify(event)}: ${name};\n`);
+  const printed = astToString(ast);
+  // ts-morph set a blank line before the first alias when the statement above it has a body
+  // (openapi-typescript ends with `interface operations {…}` when no helper type follows it).
+  const lastStatement = (printed.match(/^\S.*$/gm) ?? []).filter((line) => !/^[})\]]/.test(line)).at(-1) ?? "";
+  const text =
+    printed +
+    (aliases.length > 0 && /^(?:export )?interface /.test(lastStatement) ? "\n" : "") +
+    aliases.join("") +
+    "\n/** Webhook payload type by `X-Service-Event` name. */\n" +
+    `export interface WebhookPayloads {\n${payloads.join("")}}\n` +
+    "\n/** Every `X-Service-Event` a delivery can carry (the subscribable events and `ping`). */\n" +
+    "export type DeliveryEventName = keyof WebhookPayloads;\n" +
+    "export type OperationId = keyof operations;\n";
 
-  file.addTypeAliases(
-    model.schemas.map((s) => ({
-      kind: StructureKind.TypeAlias,
-      isExported: true,
-      name: s.name,
-      type: `components["schemas"]["${s.name}"]`,
-      docs: [`The \`${s.file}.json\` schema.`],
-    })),
-  );
-  file.addInterface({
-    name: "WebhookPayloads",
-    isExported: true,
-    docs: ["Webhook payload type by `X-Service-Event` name."],
-    properties: webhookPayloadNames(model).map(([event, name]) => ({ name: JSON.stringify(event), type: name })),
-  });
-  file.addTypeAlias({
-    name: "DeliveryEventName",
-    isExported: true,
-    type: "keyof WebhookPayloads",
-    docs: ["Every `X-Service-Event` a delivery can carry (the subscribable events and `ping`)."],
-  });
-  file.addTypeAlias({ name: "OperationId", isExported: true, type: "keyof operations" });
-
-  return [{ path: "types.ts", contents: generatedHeader(source) + file.getFullText() }];
+  return [{ path: "types.ts", contents: generatedHeader(source) + text }];
 }

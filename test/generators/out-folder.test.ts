@@ -128,7 +128,7 @@ describe("generate --out into another project", () => {
 
   it("--check is clean right after, and exits 1 when the folder is missing", async () => {
     const clean = await runCli(["generate", "--check", "--spec", "contract/openapi.yaml", "--out", out], { cwd: project });
-    expect(clean.code).toBe(0);
+    expect(clean.code, clean.stdout).toBe(0);
     const missing = await runCli(["generate", "--check", "--spec", "contract/openapi.yaml", "--out", "src/elsewhere"], { cwd: project });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toMatch(/^src\/elsewhere\/ does not exist: 14 new, 0 changed, 0 deleted\n/);

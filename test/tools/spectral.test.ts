@@ -3,6 +3,12 @@
  * multi-file source (spec/openapi.yaml with its schema files), and the bundle's 3.1 file and
  * 3.0 edition. One Spectral process reads all three. Warnings (unused components, scopes not
  * listed in the flow…) are not counted.
+ *
+ * Why all three: they are what users feed to tools — the source to editors, the 3.1 bundle and
+ * the 3.0 edition to tools that read one file — and Spectral's resolver and its 3.0 rules see
+ * each differently. The run is preloaded with spectral-compile-once.cjs, which lets Ajv compile
+ * each distinct schema once instead of once per example (Spectral copies the schema for every
+ * example): the same rules and validators on the same documents, for about a third of the CPU.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -24,9 +30,10 @@ let findings: Finding[] = [];
 
 beforeAll(async () => {
   const bin = join(repoRoot, "node_modules/.bin/spectral");
-  const args = ["lint", ...DOCUMENTS, "--ruleset", "test/tools/spectral.yaml", "--format", "json", "--quiet", "--fail-severity", "error"];
+  const preload = join(repoRoot, "test/tools/spectral-compile-once.cjs");
+  const args = ["--require", preload, bin, "lint", ...DOCUMENTS, "--ruleset", "test/tools/spectral.yaml", "--format", "json", "--quiet", "--fail-severity", "error"];
   // Exit 1 when there are errors: the JSON on stdout is what the tests judge.
-  const result = await promisify(execFile)(bin, args, { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }).catch((e: { stdout?: string; stderr?: string }) => {
+  const result = await promisify(execFile)(process.execPath, args, { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }).catch((e: { stdout?: string; stderr?: string }) => {
     if (!e.stdout) throw new Error(`spectral did not run: ${e.stderr}`);
     return { stdout: e.stdout };
   });
