@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliBin, repoRoot, runCli, runCliInProcess } from "./run-cli.ts";
+import { cliBin, repoRoot, runCli } from "./run-cli.ts";
 import { openDatabase } from "../../reference/db/database.ts";
 import { DEMO_HISTORY_COUNT } from "../../reference/seed/history.ts";
 import { ceiling } from "../ceilings.ts";
@@ -54,9 +54,7 @@ describe("demo data on a new data folder", () => {
     const serveFirst = join(scratch, "serve-first");
     const [viaSimulate, viaServe] = await Promise.all([
       runCli(["simulate", "push", "--data-dir", simulateFirst]),
-      // The push after serve: `main` in process (the binary's simulate is the one beside it),
-      // on the folder serve made; nothing else in this process seals secrets with another key.
-      serveOnce(serveFirst).then(() => runCliInProcess(["simulate", "push", "--data-dir", serveFirst])),
+      serveOnce(serveFirst).then(() => runCli(["simulate", "push", "--data-dir", serveFirst])),
     ]);
     expect(viaSimulate.code, viaSimulate.stderr).toBe(0);
     expect(viaServe.code, viaServe.stderr).toBe(0);
