@@ -35,9 +35,10 @@ describe("service-contract simulate", () => {
       expect(e.type).toBe("PushEvent");
       expect(validateActivityEvent(e).valid).toBe(true);
     }
-    // The same command again on the folder the child made: `main` in process (the binary's run is
-    // the one above). It loads the child's secret key, which the in-process runs below then share.
-    const issue = await runCliInProcess(["simulate", "issues", "--data-dir", dataDir, "--actor", "hubot", "action=closed", "number=1"]);
+    // The same command again on the folder the child made, as a child too: in this process (vitest
+    // runs other files' servers in it, isolate: false) the folder's secret key would differ from
+    // the one the process already seals with, which hooks/secret-box.ts refuses.
+    const issue = await runCli(["simulate", "issues", "--data-dir", dataDir, "--actor", "hubot", "action=closed", "number=1"]);
     expect(issue.code).toBe(0);
     const printed = issue.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(printed.map((p) => p.type ?? p.event)).toEqual(["IssuesEvent", "closed"]);
@@ -66,8 +67,8 @@ describe("service-contract simulate", () => {
       ["push", "notapair"],
       ["push", "--count", "0"],
     ]) {
-      // A folder of this process's own (a process that already seals with one key refuses a
-      // database holding another: hooks/secret-box.ts); it gets the key loaded above.
+      // A new folder of this process's own: a new database takes the key the process already
+      // seals with (a process refuses a database holding another: hooks/secret-box.ts).
       const r = await runCliInProcess(["simulate", ...args, "--no-history", "--data-dir", join(scratch, "in-process")]);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/^service-contract: /);
