@@ -21,6 +21,23 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * Runs a statement that is a transaction of its own again when PostgreSQL chose it as a deadlock's
+ * victim (40P01): it was rolled back whole, so running it again is what the caller asked for.
+ * Two instances on one database meet this: a `DELETE` of a hook against another instance's
+ * delivery worker writing that hook's log answered 500 in the two-instance suite (issue 25's run).
+ */
+export async function againOnDeadlock<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "40P01" || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+    }
+  }
+}
+
 /** A host that drops packets would otherwise hold the first connection for minutes. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -41,23 +58,29 @@ export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on("error", () => {});
-  const wrap = (q: { query: pg.Pool["query"] }): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      return (await q.query(sql, params as unknown[])).rows as T[];
-    },
-    async exec(sql: string) {
-      // Without parameters pg uses the simple query protocol, which accepts several statements.
-      await q.query(sql);
-    },
-  });
+  // `alone`: statements on the pool, each its own transaction, which a deadlock rolls back whole,
+  // so they are run again (againOnDeadlock). Inside a transaction the caller's whole transaction
+  // is lost instead, and the error is the caller's.
+  const wrap = (q: { query: pg.Pool["query"] }, alone: boolean): Queryable => {
+    const run = alone ? <R>(fn: () => Promise<R>) => againOnDeadlock(fn) : <R>(fn: () => Promise<R>) => fn();
+    return {
+      async query<T>(sql: string, params: readonly unknown[] = []) {
+        return (await run(() => q.query(sql, params as unknown[]))).rows as T[];
+      },
+      async exec(sql: string) {
+        // Without parameters pg uses the simple query protocol, which accepts several statements.
+        await run(() => q.query(sql));
+      },
+    };
+  };
   return {
     kind: "postgres",
-    ...wrap(pool),
+    ...wrap(pool, true),
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query("begin");
-        const result = await fn(wrap(client));
+        const result = await fn(wrap(client, false));
         await client.query("commit");
         return result;
       } catch (error) {
