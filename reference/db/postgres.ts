@@ -22,21 +22,27 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Runs a statement that is a transaction of its own again when PostgreSQL chose it as a deadlock's
- * victim (40P01): it was rolled back whole, so running it again is what the caller asked for.
- * Two instances on one database meet this: a `DELETE` of a hook against another instance's
- * delivery worker writing that hook's log answered 500 in the two-instance suite (issue 25's run).
+ * Runs `fn` again, a few times with a short jittered pause, while it fails with one of `codes`
+ * (SQLSTATE): for work PostgreSQL rolled back whole, so that running it again is what was asked.
  */
-export async function againOnDeadlock<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+export async function retryOnCodes<T>(codes: readonly string[], fn: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (error) {
-      if ((error as { code?: unknown }).code !== "40P01" || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !codes.includes(code) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 50));
     }
   }
 }
+
+/**
+ * A statement that is a transaction of its own, run again when PostgreSQL chose it as a
+ * deadlock's victim (40P01). Two instances on one database meet this: a hook's `DELETE` against
+ * another instance's delivery worker writing that hook's log answered 500 in the two-instance suite.
+ */
+const againOnDeadlock = <T>(fn: () => Promise<T>): Promise<T> => retryOnCodes(["40P01"], fn);
 
 /** A host that drops packets would otherwise hold the first connection for minutes. */
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -10,6 +10,7 @@
  */
 import PgBoss from "pg-boss";
 import type { Database, Queryable } from "../db/database.ts";
+import { retryOnCodes } from "../db/postgres.ts";
 
 /** The one queue of deliveries; every job is one attempt (or one chain of crash retries of it). */
 export const DELIVERY_QUEUE = "hook-deliveries";
@@ -96,14 +97,6 @@ export async function startBoss(db: Database, options: BossOptions): Promise<PgB
  * pg-boss's statements for it can deadlock each other (seen in the two-instance test): PostgreSQL
  * aborts one side, which simply tries again.
  */
-async function retryOnConflict<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if ((code !== "40P01" && code !== "40001" && code !== "23505") || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 50));
-    }
-  }
+function retryOnConflict<T>(fn: () => Promise<T>): Promise<T> {
+  return retryOnCodes(["40P01", "40001", "23505"], fn);
 }
