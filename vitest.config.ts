@@ -15,6 +15,10 @@ export default defineConfig({
     // Vitest's default on 2 cores is one worker, which leaves a core idle while a file waits on a
     // child process, a server or a browser (most of the slow files do). Three keep both cores busy.
     maxWorkers: 3,
+    // PGlite's WebAssembly runs Liftoff-only in the workers as it does in the command
+    // (bin/service-contract.js): the many short-lived databases the files open are the case where
+    // TurboFan's compiling costs more than it saves (bench/pglite-tiering.ts).
+    execArgv: ["--liftoff-only"],
     // One module graph per worker, not per file: every file imported Fastify, PGlite, the
     // validators and the reference afresh (79 s of the run's "import" time; about 140 s of its
     // CPU). So process-wide state must stay correct across files: caches keyed by what they
