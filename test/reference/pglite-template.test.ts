@@ -52,10 +52,13 @@ describe("a new database starts from the migrated template", () => {
   it("a new data folder holds the migrated schema as it opens, and migrate() applies nothing", async () => {
     const dataDir = join(scratch, "new-folder");
     const db = await openDatabase({ dataDir });
-    // What it holds as it opens, then what migrate() applies; then it is written to like any other.
-    expect({ ids: await appliedIds(db), applied: await migrate(db, MIGRATIONS) }).toEqual({ ids: MIGRATIONS.map((m) => m.id), applied: [] });
-    await db.exec("create table kept (n int); insert into kept values (7)");
-    await db.close();
+    try {
+      // What it holds as it opens, then what migrate() applies; then it is written to like any other.
+      expect({ ids: await appliedIds(db), applied: await migrate(db, MIGRATIONS) }).toEqual({ ids: MIGRATIONS.map((m) => m.id), applied: [] });
+      await db.exec("create table kept (n int); insert into kept values (7)");
+    } finally {
+      await db.close();
+    }
     // A cluster of its own in the folder, not a link to the cache.
     expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(true);
     // And a restart keeps what was written: the copy is a whole database, and the schema still stands.
