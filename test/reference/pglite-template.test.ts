@@ -2,19 +2,23 @@
  * The migrated PGlite template (reference/db/pglite-template.ts), with real PGlite and real
  * folders: a new database — a new data folder or one in memory — already holds every migration
  * when it opens (migrate() then finds nothing to do); a changed migration makes a new template;
- * two processes making the template at once both succeed and leave one whole copy; a cache folder
- * that cannot be written still serves. (A folder keeping its data across a restart:
+ * two processes making the template folder at once both succeed and leave one whole copy; a cache
+ * folder that cannot be written still serves. (A folder keeping its data across a restart:
  * test/reference/storage.test.ts and data-lock.test.ts.)
+ *
+ * Making a template costs an initdb in WebAssembly (seconds of CPU), so each is made once here:
+ * the changed migrations' image, made by the test of a changed migration, is what the two racing
+ * processes start from (their race is on publishing the folder, not on initdb).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../reference/db/database.ts";
 import { listMigrations, migrate, type Migration } from "../../reference/db/migrate.ts";
 import { openPglite } from "../../reference/db/pglite.ts";
-import { templateName } from "../../reference/db/pglite-template.ts";
+import { templateImage, templateName } from "../../reference/db/pglite-template.ts";
 import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "pglite-template-"));
@@ -25,6 +29,9 @@ const MIGRATIONS = listMigrations();
 function withProbe(table: string): Migration[] {
   return [...MIGRATIONS, { id: `999_${table}`, sql: `create table ${table} (n int not null); insert into ${table} values (42);` }];
 }
+/** The changed migrations and the scratch cache their template is made in (then raced on). */
+const CHANGED = withProbe("probe_changed");
+const CHANGED_CACHE = join(scratch, "cache-changed", "service-contract");
 
 async function appliedIds(db: Database): Promise<string[]> {
   return (await db.query<{ id: string }>("select id from schema_migrations order by id")).map((r) => r.id);
@@ -44,17 +51,21 @@ async function opened(db: Database, probe?: string): Promise<{ ids: string[]; pr
 describe("a new database starts from the migrated template", () => {
   it("a new data folder holds the migrated schema as it opens, and migrate() applies nothing", async () => {
     const dataDir = join(scratch, "new-folder");
-    const result = await opened(await openDatabase({ dataDir }));
-    expect(result).toEqual({ ids: MIGRATIONS.map((m) => m.id), applied: [] });
+    const db = await openDatabase({ dataDir });
+    try {
+      // What it holds as it opens, then what migrate() applies; then it is written to like any other.
+      expect({ ids: await appliedIds(db), applied: await migrate(db, MIGRATIONS) }).toEqual({ ids: MIGRATIONS.map((m) => m.id), applied: [] });
+      await db.exec("create table kept (n int); insert into kept values (7)");
+    } finally {
+      await db.close();
+    }
     // A cluster of its own in the folder, not a link to the cache.
     expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(true);
-    // And it is a database like any other: a restart keeps what was written.
-    const first = await openDatabase({ dataDir });
-    await first.exec("create table kept (n int); insert into kept values (7)");
-    await first.close();
+    // And a restart keeps what was written: the copy is a whole database, and the schema still stands.
     const again = await openDatabase({ dataDir });
     try {
       expect(await again.query("select n from kept")).toEqual([{ n: 7 }]);
+      expect(await appliedIds(again)).toEqual(MIGRATIONS.map((m) => m.id));
     } finally {
       await again.close();
     }
@@ -77,8 +88,8 @@ describe("the template's name", () => {
 
 describe("making the template", () => {
   it("a changed migration makes a new template, which new folders and memory databases open from", async () => {
-    const cacheDir = join(scratch, "cache-changed", "service-contract");
-    const migrations = withProbe("probe_changed");
+    const cacheDir = CHANGED_CACHE;
+    const migrations = CHANGED;
     // Two new folders at once in one process: both make the template folder, one rename wins.
     const [a, b, memory] = await Promise.all([
       openPglite(join(scratch, "changed-a"), { cacheDir, migrations }).then((db) => opened(db, "probe_changed")),
@@ -92,42 +103,63 @@ describe("making the template", () => {
     expect(templateName(migrations)).not.toBe(templateName(MIGRATIONS));
   }, ceiling(120_000));
 
-  it("two processes making it at once both open their database, and one whole template is left", async () => {
+  it("two processes making the template folder at once both open their database, and one whole template is left", async () => {
+    // The race is on publishing the template folder (templateFolder in pglite-template.ts): each
+    // process sees no folder, loads the image into a partial folder of its own and renames it to
+    // the template's name; the later rename finds the name taken, and that process drops its copy
+    // and uses the winner's. Both processes start from the changed migrations' image, made once
+    // by the test above and put in this cache, so neither runs initdb: they race on the publish.
+    // The two processes are this one (vitest's worker) and a child; the child imports everything
+    // first and says "ready", then both are told to go at the same moment.
     const cacheDir = join(scratch, "cache-race", "service-contract");
+    mkdirSync(cacheDir, { recursive: true });
+    const image = await templateImage({ cacheDir: CHANGED_CACHE, migrations: CHANGED });
+    writeFileSync(join(cacheDir, `${templateName(CHANGED)}.tar`), new Uint8Array(await image.arrayBuffer()));
     const script = `
+      import { once } from "node:events";
       import { openPglite } from "./reference/db/pglite.ts";
       import { listMigrations, migrate } from "./reference/db/migrate.ts";
-      const migrations = [...listMigrations(), { id: "999_probe_race", sql: "create table probe_race (n int); insert into probe_race values (42);" }];
+      const migrations = [...listMigrations(), JSON.parse(process.env.PROBE)];
+      console.log("ready");
+      await once(process.stdin, "data");
+      process.stdin.destroy();
       const db = await openPglite(process.env.DATA_DIR, { cacheDir: process.env.CACHE_DIR, migrations });
       const ids = (await db.query("select id from schema_migrations order by id")).map((r) => r.id);
-      const probe = await db.query("select n from probe_race");
+      const probe = await db.query("select n from probe_changed");
       const applied = await migrate(db, migrations);
       await db.close();
       console.log(JSON.stringify({ ids, probe, applied }));`;
-    const run = (name: string) =>
-      new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-          cwd: join(import.meta.dirname, "..", ".."),
-          env: { ...process.env, DATA_DIR: join(scratch, name), CACHE_DIR: cacheDir },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-        child.on("error", reject);
-        child.on("close", (code) => resolve({ code, out, err }));
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: join(import.meta.dirname, "..", ".."),
+      env: { ...process.env, DATA_DIR: join(scratch, "race-child"), CACHE_DIR: cacheDir, PROBE: JSON.stringify(CHANGED.at(-1)) },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    let onReady = () => {};
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.startsWith("ready\n")) onReady();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const exited = new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code) => {
+        onReady(); // a child that died before "ready" is reported below, not waited for
+        resolve(code);
       });
-    const results = await Promise.all([run("race-a"), run("race-b")]);
-    const ids = [...MIGRATIONS.map((m) => m.id), "999_probe_race"];
-    for (const r of results) {
-      expect(r.err).toBe("");
-      expect(r.code).toBe(0);
-      expect(JSON.parse(r.out)).toEqual({ ids, probe: [{ n: 42 }], applied: [] });
-    }
-    const name = readdirSync(cacheDir).find((f) => !f.endsWith(".tar"))!;
-    expect(readdirSync(cacheDir).sort()).toEqual([name, `${name}.tar`]);
-  }, ceiling(180_000));
+    });
+    await ready;
+    child.stdin.end("go\n");
+    const [mine, code] = await Promise.all([openPglite(join(scratch, "race-worker"), { cacheDir, migrations: CHANGED }).then((db) => opened(db, "probe_changed")), exited]);
+    const expected = { ids: CHANGED.map((m) => m.id), probe: [{ n: 42 }], applied: [] };
+    expect({ err, code }).toEqual({ err: "", code: 0 });
+    expect(out.startsWith("ready\n")).toBe(true);
+    expect([mine, JSON.parse(out.slice("ready\n".length))]).toEqual([expected, expected]);
+    // One whole template folder beside the image, and no partial copy left behind.
+    expect(readdirSync(cacheDir).sort()).toEqual([templateName(CHANGED), `${templateName(CHANGED)}.tar`]);
+  }, ceiling(120_000));
 
   it("a cache folder that cannot be made still serves new folders and memory databases", async () => {
     // A file where the cache folder's parent should be: every write to the cache fails (ENOTDIR).
