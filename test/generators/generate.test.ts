@@ -4,15 +4,18 @@
  * naming the files) after one schema changes, and spec errors that exit 2 with a JSON pointer.
  *
  * A child `generate` costs ~4.5 s of CPU, most of it starting Node and loading its libraries, so
- * the real binary runs once per exit path (0: the first generate; 1: --check after drift; 2: a
- * spec error, a usage error, a refused --out; the default spec) and the other runs call the CLI's
- * `main` in this process (runCliInProcess: same exit code and output), where they load once.
+ * the real binary runs once per exit path it has here (0: the first generate and the default
+ * spec; 2: a spec error and a usage error) and the other runs call the CLI's `main` in this
+ * process (runCliInProcess: same exit code and output), where they load once. The binary's exit 1
+ * for `--check` is out-folder.test.ts's (a folder that does not exist, on the small contract).
+ * Each full generation costs seconds even in process, so the tests that only read the fresh
+ * output's `--check` share one run (freshCheck).
  */
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, runCli, runCliInProcess } from "../cli/run-cli.ts";
+import { repoRoot, runCli, runCliInProcess, type CliResult } from "../cli/run-cli.ts";
 import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "generate-test-"));
@@ -46,9 +49,27 @@ function driftedCopy(name: string): string {
   return dir;
 }
 
+let fresh: Promise<{ before: Record<string, string>; result: CliResult; after: Record<string, string> }> | undefined;
+
+/**
+ * One `--check` of the first generate's output, run from another folder (spec/schemas) and naming
+ * the same files (`../openapi.yaml`, `../../out`): with the output's snapshot before and after it.
+ */
+function freshCheck(): NonNullable<typeof fresh> {
+  fresh ??= (async () => {
+    const before = snapshot(join(scratch, "out"));
+    const result = await runCliInProcess(["generate", "--check", "--spec", "../openapi.yaml", "--out", "../../out"], { cwd: join(scratch, "spec", "schemas") });
+    return { before, result, after: snapshot(join(scratch, "out")) };
+  })();
+  return fresh;
+}
+
 // The copy lives at <scratch>/spec so the generated headers read "spec/openapi.yaml", as in the repo.
+// Without spec/examples/ (700 of its 830 files, 5 of its 6 MB, copied four times and read twice
+// by each refused --out below): generate reads no file there; openapi.yaml's examples are inline.
 beforeAll(async () => {
-  cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true });
+  const examples = join(repoRoot, "spec", "examples");
+  cpSync(join(repoRoot, "spec"), join(scratch, "spec"), { recursive: true, filter: (source) => source !== examples });
   const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: scratch });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
@@ -80,23 +101,21 @@ describe("generate", () => {
   }, ceiling(60_000));
 
   it("--check passes on fresh output and writes nothing", async () => {
-    const before = snapshot(join(scratch, "out"));
-    const result = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: scratch });
-    expect(result.stdout).toMatch(/out\/ is up to date/);
+    const { before, result, after } = await freshCheck();
+    expect(result.stdout).toMatch(/^\.\.\/\.\.\/out\/ is up to date \(\d+ files\)\n$/);
     expect(result.code).toBe(0);
-    expect(snapshot(join(scratch, "out"))).toEqual(before);
+    expect(after).toEqual(before);
   }, ceiling(60_000));
 
   it("--check from another directory, naming the same files, finds no drift", async () => {
-    const elsewhere = join(scratch, "spec", "schemas");
-    const result = await runCliInProcess(["generate", "--check", "--spec", "../openapi.yaml", "--out", "../../out"], { cwd: elsewhere });
+    const { result } = await freshCheck();
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
   }, ceiling(60_000));
 
   it("--check exits 1 after a schema changes, naming changed, new and deleted files", async () => {
     const dir = driftedCopy("drift");
-    const result = await runCli(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
+    const result = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/out\/ is out of date/);
     expect(result.stdout).toContain("changed: out/types.ts");
@@ -114,11 +133,13 @@ describe("generate", () => {
     expect(Object.keys(files)).not.toContain("stray.ts");
     expect(Object.keys(files)).toContain("validators/tables.js");
     expect(files["types.ts"]).toMatch(/\bdefault\??: boolean;/);
-    const second = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--out", "out"], { cwd: dir });
-    expect(second.code).toBe(0);
-    expect(snapshot(join(dir, "out"))).toEqual(files);
+    // A second run would change nothing: --check generates exactly what it would write and
+    // compares it with the folder byte for byte, files to delete included (output.ts: write and
+    // check share one file list and one normalisation), without a third generation to write it.
     const check = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "out"], { cwd: dir });
+    expect(check.stdout).toMatch(/^out\/ is up to date \(\d+ files\)\n$/);
     expect(check.code).toBe(0);
+    expect(snapshot(join(dir, "out"))).toEqual(files);
   }, ceiling(90_000));
 
   it("exits 2 with the JSON pointer when the spec has a broken $ref", async () => {
@@ -147,19 +168,19 @@ describe("generate", () => {
     expect(readdirSync(scratch)).not.toContain("out3");
   });
 
-  // The first case through the binary, the others (the same code path) in this process.
+  // In this process: the binary's exit 2 on a usage error is the --targets bogus case above.
   it.each([
-    [".", /--out \. is the working directory or above it/, runCli],
-    ["..", /--out \.\. is the working directory or above it/, runCliInProcess],
-    ["/", /--out \/ is the working directory or above it/, runCliInProcess],
-    ["spec", /--out spec overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/, runCli],
-    ["spec/schemas", /--out spec\/schemas overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/, runCliInProcess],
-    ["./spec/schemas/webhooks", /overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/, runCliInProcess],
-    ["spec/openapi.yaml", /--out spec\/openapi\.yaml overlaps the spec/, runCliInProcess],
-    ["", /--out needs a folder name/, runCliInProcess],
-  ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message, run) => {
+    [".", /--out \. is the working directory or above it/],
+    ["..", /--out \.\. is the working directory or above it/],
+    ["/", /--out \/ is the working directory or above it/],
+    ["spec", /--out spec overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
+    ["spec/schemas", /--out spec\/schemas overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
+    ["./spec/schemas/webhooks", /overlaps the spec spec\/openapi\.yaml or its schemas\/ folder/],
+    ["spec/openapi.yaml", /--out spec\/openapi\.yaml overlaps the spec/],
+    ["", /--out needs a folder name/],
+  ])("refuses to empty --out %j (exit 2), leaving it as it was", async (out, message) => {
     const before = snapshot(join(scratch, "spec"));
-    const result = await run(["generate", "--spec", "spec/openapi.yaml", "--out", out], { cwd: scratch });
+    const result = await runCliInProcess(["generate", "--spec", "spec/openapi.yaml", "--out", out], { cwd: scratch });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(snapshot(join(scratch, "spec"))).toEqual(before);
@@ -182,11 +203,12 @@ describe("generate", () => {
 
   it("refuses an --out that is a file", async () => {
     writeFileSync(join(scratch, "a-file"), "keep me\n");
-    for (const [args, run] of [
-      [["generate", "--spec", "spec/openapi.yaml", "--out", "a-file"], runCli],
-      [["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "a-file"], runCliInProcess],
-    ] as const) {
-      const result = await run([...args], { cwd: scratch });
+    // In this process, as the --out refusals above.
+    for (const args of [
+      ["generate", "--spec", "spec/openapi.yaml", "--out", "a-file"],
+      ["generate", "--spec", "spec/openapi.yaml", "--check", "--out", "a-file"],
+    ]) {
+      const result = await runCliInProcess(args, { cwd: scratch });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/--out a-file is a file, not a folder/);
     }
