@@ -23,8 +23,10 @@
  * A block that uses what the package ships for its users (the walk-throughs' example receiver and
  * OAuth client, compiled in `node_modules/service-contract/dist/conformance/examples/`) is marked
  *     <!-- readme-test: installed -->
- * and runs instead as a user who ran `npm install service-contract` runs it: in an empty project
- * where the run's packed tarball (test/package/packed.ts) is installed, with `npx service-contract`
+ * and runs instead as a user who ran `npm install service-contract` runs it: in the run's empty
+ * project where its packed tarball is installed (test/package/packed.ts installedToolkit, installed
+ * once per run and shared with test/package/consumer.test.ts; the block runs in a folder of its own
+ * whose node_modules links to that project's, as it writes files), with `npx service-contract`
  * → that project's `node_modules/.bin/service-contract` (the compiled command, no TypeScript).
  * Links in those READMEs must stay inside the repository (they ship in clones and the package).
  */
@@ -39,7 +41,7 @@ import { freePort } from "../../cli/free-port.ts";
 import { cliBin, launcherBin, repoRoot } from "./run-cli.ts";
 import { createInterface } from "node:readline";
 import { ceiling } from "../ceilings.ts";
-import { emptyProject, install, npmEnv, packedTarballs } from "../package/packed.ts";
+import { besideProject, installedToolkit, npmEnv } from "../package/packed.ts";
 
 interface Block {
   file: string;
@@ -144,8 +146,9 @@ describe("the READMEs", () => {
   const scratch = mkdtempSync(join(tmpdir(), "readme-examples-"));
   // A clone's folder, copied for each block that runs as in a clone.
   const clone = join(scratch, "clone");
-  // A user's project: the run's packed tarball installed, nothing else (for the blocks marked installed).
-  const project = join(scratch, "project");
+  // A user's project: the run's packed tarball installed, nothing else (for the blocks marked installed):
+  // a folder beside the run's installed project, whose node_modules links to that project's.
+  let project = "";
   let serve: { api: string; auth: string; stop(): Promise<unknown> };
   let receiver: Server;
   let receiverUrl: string;
@@ -172,21 +175,19 @@ describe("the READMEs", () => {
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
     const installing = BLOCKS.some((b) => b.installed && !b.skip)
-      ? packedTarballs().then(({ toolkit }) => {
-          emptyProject(project);
-          return install(project, toolkit);
-        })
+      ? installedToolkit().then((installed) => (project = besideProject(installed.project, `readme-${process.pid}`)))
       : undefined;
     serve = await startServe(join(scratch, "served"));
     // The blocks run concurrently, so the feed that `validate … -` reads gets its event here.
     const made = await fetch(`${serve.api}/_admin/simulate/push`, { method: "POST", headers: { "content-type": "application/json", "x-admin-token": ADMIN_TOKEN }, body: "{}" });
     expect(made.status).toBe(201);
     await installing;
-  }, ceiling(420_000));
+  }, ceiling(600_000));
   afterAll(async () => {
     await serve?.stop();
     await new Promise((r) => receiver?.close(r));
     rmSync(scratch, { recursive: true, force: true });
+    if (project) rmSync(project, { recursive: true, force: true });
   });
 
   const runnable = BLOCKS.filter((b) => !b.skip);

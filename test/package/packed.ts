@@ -10,14 +10,17 @@
  * tests run): so it is packed with --ignore-scripts, the two steps `npm pack` takes one after the
  * other, and dist/ is never rebuilt while another test file's commands run from it.
  *
+ * The toolkit's tarball installed into an empty project is made once per run too
+ * (installedToolkit), and shared the same way: one install where each file made its own.
+ *
  * Once per run, across vitest's worker processes: the first caller creates the run's `pack/`
- * folder (mkdir is atomic) and packs; the others wait for its `ready.json` (or `failed.txt`).
- * The run folder (test/processes/marks.ts) is removed when the run ends.
+ * (`installed/`) folder (mkdir is atomic) and makes it; the others wait for its `ready.json` (or
+ * `failed.txt`). The run folder (test/processes/marks.ts) is removed when the run ends.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../repo-root.ts";
 // Builds dist/ (npm run prepack) before this module loads, or finds it current: see above.
@@ -96,13 +99,84 @@ let mine: Promise<Tarballs> | undefined;
 
 /** The run's tarballs, packed by whichever file asked first. */
 export function packedTarballs(): Promise<Tarballs> {
-  mine ??= shared();
+  mine ??= oncePerRun("pack", ceiling(300_000), pack);
   return mine;
 }
 
-async function shared(): Promise<Tarballs> {
+/** The run's one project with the toolkit installed, as a user's is after `npm install service-contract`. */
+export interface InstalledToolkit {
+  /** An empty ESM project (emptyProject) into which the toolkit's tarball was installed, and nothing else. */
+  project: string;
+  /** `du -sk node_modules` in MB, measured before any test ran in it: the toolkit without its optional peers. */
+  mb: number;
+  /** What `npm install` printed (warnings such as EBADENGINE). */
+  output: string;
+}
+
+let installed: Promise<InstalledToolkit> | undefined;
+
+/**
+ * The toolkit's tarball installed into an empty project once per run (an install is ~7 s of CPU),
+ * shared by the files that need exactly that project: test/package/consumer.test.ts and the README
+ * blocks marked installed (test/cli/readme-examples.test.ts). They read it and run its commands;
+ * a file that installs more or writes files works in a copy of it (copyProject) or in a folder of
+ * its own whose node_modules links to it (besideProject), never in it.
+ */
+export function installedToolkit(): Promise<InstalledToolkit> {
+  installed ??= oncePerRun("installed", ceiling(600_000), async (dir) => {
+    const { toolkit } = await packedTarballs();
+    const project = join(dir, "project");
+    emptyProject(project);
+    const run = await install(project, toolkit);
+    return { project, mb: await installedMb(project), output: run.stdout + run.stderr };
+  });
+  return installed;
+}
+
+/** `du -sk node_modules` in MB: what the install costs on disk. */
+export async function installedMb(project: string): Promise<number> {
+  const { stdout } = await ok("du", ["-sk", "node_modules"], project);
+  return Number(stdout.split("\t")[0]) / 1024;
+}
+
+/**
+ * A project of one's own that is the installed one, to install more into or write into: its
+ * package.json, lock file and node_modules copied (~1 s of CPU, against ~7 s for installing the
+ * toolkit again), links inside node_modules (.bin) kept as they are. It is made beside the
+ * installed project, `name` its folder's name, so the relative `file:` path npm wrote for the
+ * tarball in package.json and the lock file still leads to it. Returns its path.
+ */
+export function copyProject(from: string, name: string): string {
+  const to = join(dirname(from), name);
+  mkdirSync(to);
+  for (const file of ["package.json", "package-lock.json", "node_modules"]) {
+    // Timestamps kept: npm trusts node_modules/.package-lock.json only if it is not older than the folders.
+    cpSync(join(from, file), join(to, file), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  }
+  return to;
+}
+
+/**
+ * A folder of one's own to run the installed project's commands in and write into, installing
+ * nothing: its package.json and lock file copied, its node_modules a link to the installed one;
+ * beside the installed project, as copyProject's. Returns its path.
+ */
+export function besideProject(from: string, name: string): string {
+  const to = join(dirname(from), name);
+  mkdirSync(to);
+  for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(from, file), join(to, file));
+  symlinkSync(join(from, "node_modules"), join(to, "node_modules"), "dir");
+  return to;
+}
+
+/**
+ * `make(dir)` once per test run, across vitest's worker processes: the first caller creates the
+ * run's `<name>/` folder (mkdir is atomic) and makes it there; the others wait for its
+ * `ready.json` (or `failed.txt`), within `waitMs`.
+ */
+async function oncePerRun<T>(name: string, waitMs: number, make: (dir: string) => Promise<T>): Promise<T> {
   const runDir = process.env[RUN_DIR_VARIABLE] ?? mkdtempSync(join(tmpdir(), "sc-pack-"));
-  const dir = join(runDir, "pack");
+  const dir = join(runDir, name);
   const ready = join(dir, "ready.json");
   const failed = join(dir, "failed.txt");
   let owner = true;
@@ -113,21 +187,21 @@ async function shared(): Promise<Tarballs> {
   }
   if (owner) {
     try {
-      const tarballs = await pack(dir);
+      const made = await make(dir);
       // Written whole, then renamed: a waiting worker never reads half of it.
-      writeFileSync(`${ready}.tmp`, JSON.stringify(tarballs));
+      writeFileSync(`${ready}.tmp`, JSON.stringify(made));
       renameSync(`${ready}.tmp`, ready);
-      return tarballs;
+      return made;
     } catch (error) {
       writeFileSync(failed, String((error as Error).stack ?? error));
       throw error;
     }
   }
-  // Another worker packs: wait for its verdict (a condition, with a ceiling for a stuck pack).
-  for (const until = Date.now() + ceiling(300_000); Date.now() < until; ) {
-    if (existsSync(ready)) return JSON.parse(readFileSync(ready, "utf8")) as Tarballs;
-    if (existsSync(failed)) throw new Error(`npm pack failed in another test file:\n${readFileSync(failed, "utf8")}`);
+  // Another worker makes it: wait for its verdict (a condition, with a ceiling for a stuck one).
+  for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    if (existsSync(ready)) return JSON.parse(readFileSync(ready, "utf8")) as T;
+    if (existsSync(failed)) throw new Error(`${name} failed in another test file:\n${readFileSync(failed, "utf8")}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`no tarballs in ${dir}: the test file packing them did not finish`);
+  throw new Error(`nothing in ${dir}: the test file making it did not finish`);
 }
