@@ -55,6 +55,9 @@ function checkValidatorsPackage() {
 function buildToolkit() {
   rmSync(join(root, "dist"), { recursive: true, force: true });
   compile("tsconfig.build.json");
+  // tsconfig.build.json is a composite project (tsconfig.dev.json checks test/ and bench/ against
+  // its declarations), so tsc records what it built beside its output; the package does not ship it.
+  rmSync(join(root, "dist", "tsconfig.build.tsbuildinfo"), { force: true });
   copyValidators(join(root, "dist", "generated", "validators"));
 }
 
