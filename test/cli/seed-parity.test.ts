@@ -4,15 +4,17 @@
  * added. Here one folder gets `simulate push` first, the other `serve` then `simulate push`, and
  * both must hold the same events (type, actor, repository, in order) and the same issue events.
  * Slow by nature (two histories of 300 actions, run side by side): 58 s on the shared 2-core
- * machine at load 17; the history alone is about 6 s of CPU.
+ * machine at load 17; the history alone is about 6 s of CPU. `simulate` first is the binary; `serve`
+ * then `simulate` run through the CLI's `main` in this process (test/cli/in-process.ts), one after
+ * the other on a folder this process makes (so it holds the secret key this process seals with:
+ * hooks/secret-box.ts) — the commands' own work, without two more starts of Node and a PGlite.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliBin, repoRoot, runCli } from "./run-cli.ts";
+import { runCli, runCliInProcess } from "./run-cli.ts";
+import { startCliInProcess } from "./in-process.ts";
 import { openDatabase } from "../../reference/db/database.ts";
 import { DEMO_HISTORY_COUNT } from "../../reference/seed/history.ts";
 import { ceiling } from "../ceilings.ts";
@@ -20,19 +22,14 @@ import { ceiling } from "../ceilings.ts";
 const scratch = mkdtempSync(join(tmpdir(), "seed-parity-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** `serve` on the folder until it is ready (the history is recorded by then), then SIGTERM. */
+/** `serve` on the folder until it is ready (the history is recorded by then), then its SIGTERM handler. */
 async function serveOnce(dataDir: string): Promise<void> {
-  const child = spawn(process.execPath, [cliBin, "serve", "--port", "0", "--auth-port", "0", "--quiet", "--data-dir", dataDir], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d));
-  const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
-  await new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", () => resolve());
-    void exited.then((code) => reject(new Error(`serve exited (${code}) before it was ready: ${stderr}`)));
-  });
-  child.kill("SIGTERM");
-  // The way it ended, with what it said: a signal or a code other than 0 names its own cause.
-  expect(await exited, stderr).toBe("code 0");
+  const run = startCliInProcess(["serve", "--port", "0", "--auth-port", "0", "--quiet", "--data-dir", dataDir]);
+  await run.firstLine;
+  run.signal("SIGTERM");
+  // Main's exit code, with what it said: a code other than 0 names its own cause.
+  const { code, stderr } = await run.done;
+  expect(code, stderr).toBe(0);
 }
 
 async function contents(dataDir: string) {
@@ -54,7 +51,7 @@ describe("demo data on a new data folder", () => {
     const serveFirst = join(scratch, "serve-first");
     const [viaSimulate, viaServe] = await Promise.all([
       runCli(["simulate", "push", "--data-dir", simulateFirst]),
-      serveOnce(serveFirst).then(() => runCli(["simulate", "push", "--data-dir", serveFirst])),
+      serveOnce(serveFirst).then(() => runCliInProcess(["simulate", "push", "--data-dir", serveFirst])),
     ]);
     expect(viaSimulate.code, viaSimulate.stderr).toBe(0);
     expect(viaServe.code, viaServe.stderr).toBe(0);

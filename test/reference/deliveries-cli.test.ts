@@ -2,7 +2,10 @@
  * The issue's "done when", through the real command line: with `serve --seed demo --simulate`
  * running, a hook created against a local receiver gets a signed ping, then a signed push after
  * `service-contract simulate push --url …`. And `simulate` straight on the data folder (no
- * server running) enqueues the deliveries too: the server sends them when it starts.
+ * server running) enqueues the deliveries too: the server sends them when it starts. The server
+ * runs through the CLI's `main` in this process (serve-child.ts's startServeInProcess: the same
+ * command and options, without two more starts of Node and a PGlite); `simulate` is the binary.
+ * A serve child's own process — a kill, a restart on its folder — is deliveries-crash's subject.
  */
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,15 +15,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createWebhookReceiver } from "../../generated/client/webhooks.ts";
 import { runCli } from "../cli/run-cli.ts";
 import { ADMIN_TOKEN, createHook } from "./deliveries-fixtures.ts";
-import { startServe, tokenThroughApi, type ServeChild } from "./serve-child.ts";
+import { startServeInProcess, tokenThroughApi, type ServeInProcess } from "./serve-child.ts";
 import { startReceiver } from "./webhook-receiver.ts";
 import { ceiling } from "../ceilings.ts";
 
 const SECRET = "cli-test-secret";
 const scratch = mkdtempSync(join(tmpdir(), "deliveries-cli-"));
-const children: ServeChild[] = [];
+const servers: ServeInProcess[] = [];
 afterAll(async () => {
-  for (const c of children) await c.stop();
+  for (const s of servers) await s.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -30,8 +33,8 @@ describe("deliveries from the command line", () => {
     const receiver = await startReceiver();
     const verify = createWebhookReceiver({ secret: SECRET }).onAny(() => {});
     try {
-      const serve = await startServe({ dataDir }, {});
-      children.push(serve);
+      const serve = await startServeInProcess({ dataDir }, {});
+      servers.push(serve);
       const token = await tokenThroughApi(serve.api, ["admin:repo_hook"]);
       await createHook(serve.api, token, "repos/octocat/hello-world", { config: { url: receiver.url, secret: SECRET }, events: ["push"] });
       await receiver.until((r) => r.length >= 1);
@@ -49,8 +52,8 @@ describe("deliveries from the command line", () => {
       const direct = await runCli(["simulate", "push", "--data-dir", dataDir, "message=straight on the folder"]);
       expect(direct.code, direct.stderr).toBe(0);
       expect(receiver.received).toHaveLength(2);
-      const again = await startServe({ dataDir }, {});
-      children.push(again);
+      const again = await startServeInProcess({ dataDir }, {});
+      servers.push(again);
       await receiver.until((r) => r.length >= 3);
       const push = receiver.received[2]!;
       expect(push.event).toBe("push");

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { cliBin, repoRoot } from "../cli/run-cli.ts";
+import { startCliInProcess } from "../cli/in-process.ts";
 import type { DeliveryOptions } from "../../reference/deliveries/options.ts";
 import { ADMIN_TOKEN } from "./deliveries-fixtures.ts";
 import { ceiling } from "../ceilings.ts";
@@ -25,10 +26,15 @@ export function deliveriesEnv(options: DeliveryOptions): string {
   return JSON.stringify({ ...schedule, ...rest });
 }
 
-export async function startServe(place: { dataDir: string } | { databaseUrl: string }, deliveries: DeliveryOptions): Promise<ServeChild> {
-  const args = [cliBin, "serve", "--port", "0", "--auth-port", "0", "--seed", "demo", "--simulate", "--quiet", "--no-history"];
+function serveArgs(place: { dataDir: string } | { databaseUrl: string }): string[] {
+  const args = ["serve", "--port", "0", "--auth-port", "0", "--seed", "demo", "--simulate", "--quiet", "--no-history"];
   if ("dataDir" in place) args.push("--data-dir", place.dataDir);
   else args.push("--database-url", place.databaseUrl);
+  return args;
+}
+
+export async function startServe(place: { dataDir: string } | { databaseUrl: string }, deliveries: DeliveryOptions): Promise<ServeChild> {
+  const args = [cliBin, ...serveArgs(place)];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, SERVICE_CONTRACT_ADMIN_TOKEN: ADMIN_TOKEN, SERVICE_CONTRACT_DELIVERIES: deliveriesEnv(deliveries) },
@@ -53,6 +59,39 @@ export async function startServe(place: { dataDir: string } | { databaseUrl: str
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       return exited;
+    },
+  };
+}
+
+/** `serve` through the CLI's `main` in this process: the same command, options and environment. */
+export interface ServeInProcess {
+  api: string;
+  stderr(): string;
+  /** Its SIGTERM handler, then main's exit code (the binary's); again after the end: the same code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * startServe's server without its process (test/cli/in-process.ts), for a test whose subject is
+ * what the server does (deliveries, feeds), not its process (a kill, a lock held by another pid):
+ * no start of Node, the compiled modules and a PGlite of its own. Give it a new data folder or
+ * database, or one this process made (a child may use it in between): one a child made holds
+ * another secret key than this process seals with (hooks/secret-box.ts). Only one at a time, and
+ * no other in-process run while it runs.
+ */
+export async function startServeInProcess(place: { dataDir: string } | { databaseUrl: string }, deliveries: DeliveryOptions): Promise<ServeInProcess> {
+  const run = startCliInProcess(serveArgs(place), { env: { SERVICE_CONTRACT_ADMIN_TOKEN: ADMIN_TOKEN, SERVICE_CONTRACT_DELIVERIES: deliveriesEnv(deliveries) } });
+  const ready = JSON.parse(await run.firstLine) as { api: string };
+  let stopped: Promise<number | null> | undefined;
+  return {
+    api: ready.api,
+    stderr: run.stderr,
+    stop() {
+      if (!stopped) {
+        run.signal("SIGTERM");
+        stopped = run.done.then((r) => r.code);
+      }
+      return stopped;
     },
   };
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBin, repoRoot, runCli, runCliInProcess } from "../cli/run-cli.ts";
+import { startCliInProcess } from "../cli/in-process.ts";
 import { adminUrl, describePostgres, scratchDatabase } from "./postgres-db.ts";
 import { ceiling } from "../ceilings.ts";
 
@@ -50,6 +51,26 @@ async function serve(args: string[], env: Record<string, string | undefined> = {
     async stop() {
       child.kill("SIGTERM");
       const code = await exited;
+      return { code, stdout };
+    },
+  };
+}
+
+/**
+ * `serve` through the CLI's `main` in this process (test/cli/in-process.ts), resolved once its
+ * ready line is out; stop() runs its SIGTERM handler and resolves with main's exit code. For the
+ * starts whose subject is the server's data (the seed, the database it reads), not its process:
+ * the child above proves the ready line, SIGTERM and exit 0 of the binary itself. One at a time.
+ */
+async function serveInProcess(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const run = startCliInProcess(["serve", "--port", "0", "--auth-port", "0", ...args], { env });
+  const ready = JSON.parse(await run.firstLine) as Pick<Served, "api" | "auth" | "listening">;
+  return {
+    ...ready,
+    stderr: run.stderr,
+    async stop() {
+      run.signal("SIGTERM");
+      const { code, stdout } = await run.done;
       return { code, stdout };
     },
   };
@@ -144,11 +165,10 @@ describe("service-contract serve", () => {
   it("loads --seed FILE into an empty database, and nothing with --seed none", async () => {
     const fixture = join(scratch, "fixture.json");
     writeFileSync(fixture, JSON.stringify({ users: [{ login: "fixture-user", password: "fixture-password" }] }));
-    // Two folders, two independent processes: side by side.
-    const [fromFile, empty] = await Promise.all([
-      serve(["--data-dir", join(scratch, "from-file"), "--seed", fixture, "--quiet"]),
-      serve(["--data-dir", join(scratch, "none"), "--seed", "none", "--quiet"]),
-    ]);
+    // Two folders, one after the other, in this process: the seed is what the server loads, which
+    // the binary passes to it as given (its own start and stop are the children above).
+    const fromFile = await serveInProcess(["--data-dir", join(scratch, "from-file"), "--seed", fixture, "--quiet"]);
+    let fromFileCode: number | null;
     try {
       const ok = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: basic("fixture-user", "fixture-password") } });
       expect(ok.status).toBe(200);
@@ -156,6 +176,11 @@ describe("service-contract serve", () => {
       const demo = await fetch(`${fromFile.api}/authorizations`, { headers: { authorization: OCTOCAT } });
       expect(demo.status).toBe(401);
       await demo.arrayBuffer();
+    } finally {
+      fromFileCode = (await fromFile.stop()).code;
+    }
+    const empty = await serveInProcess(["--data-dir", join(scratch, "none"), "--seed", "none", "--quiet"]);
+    try {
       const res = await fetch(`${empty.api}/authorizations`, { headers: { authorization: OCTOCAT } });
       expect(res.status).toBe(401);
       await res.arrayBuffer();
@@ -163,8 +188,7 @@ describe("service-contract serve", () => {
       expect(app.status).toBe(404);
       await app.arrayBuffer();
     } finally {
-      const [a, b] = await Promise.all([fromFile.stop(), empty.stop()]);
-      expect([a.code, b.code]).toEqual([0, 0]);
+      expect([fromFileCode, (await empty.stop()).code]).toEqual([0, 0]);
     }
   }, ceiling(90_000));
 
@@ -175,7 +199,9 @@ describe("service-contract serve", () => {
     it("reads DATABASE_URL when --database-url is not given (no --data-dir folder is made)", async () => {
       await db.create();
       const dataDir = join(scratch, "unused-pglite");
-      const served = await serve(["--data-dir", dataDir, "--no-history", "--quiet"], { DATABASE_URL: db.url, SERVICE_CONTRACT_SECRET_KEY: "" });
+      // In this process (the database it reads is the subject): a new database takes the key the
+      // process seals secrets with, and SERVICE_CONTRACT_SECRET_KEY is unset for the start.
+      const served = await serveInProcess(["--data-dir", dataDir, "--no-history", "--quiet"], { DATABASE_URL: db.url, SERVICE_CONTRACT_SECRET_KEY: "" });
       // Secrets at rest are sealed with a key in the same database: one warning line says so.
       expect(served.stderr()).toMatch(/^warning: SERVICE_CONTRACT_SECRET_KEY is not set: .*same database\n$/m);
       try {

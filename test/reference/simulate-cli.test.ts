@@ -1,6 +1,7 @@
 /**
- * `service-contract simulate` end to end: a child process on a temporary PGlite folder prints one
- * JSON line per record and leaves the events in the database; usage errors exit 2.
+ * `service-contract simulate` end to end: the command on a temporary PGlite folder (made by `main`
+ * in this process, then the binary as a child process on it) prints one JSON line per record and
+ * leaves the events in the database; usage errors exit 2.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,12 @@ describe("service-contract simulate", () => {
   const dataDir = join(scratch, "db");
 
   it("records events on a fresh data folder (seeded like serve) and prints them", async () => {
-    const r = await simulate(["push", "--data-dir", dataDir, "--no-history", "--repo", "octocat/hello-world", "--count", "2", "commits=2"]);
+    // The first command on the new folder through `main` in this process, so the folder holds the
+    // secret key this process seals with (vitest runs other files' servers in it, isolate: false:
+    // a folder a child made would hold another, which hooks/secret-box.ts refuses); the second, on
+    // the folder the first made, through the binary: a child process prints its records and
+    // leaves them in the database.
+    const r = await runCliInProcess(["simulate", "push", "--data-dir", dataDir, "--no-history", "--repo", "octocat/hello-world", "--count", "2", "commits=2"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -35,10 +41,8 @@ describe("service-contract simulate", () => {
       expect(e.type).toBe("PushEvent");
       expect(validateActivityEvent(e).valid).toBe(true);
     }
-    // The same command again on the folder the child made, as a child too: in this process (vitest
-    // runs other files' servers in it, isolate: false) the folder's secret key would differ from
-    // the one the process already seals with, which hooks/secret-box.ts refuses.
     const issue = await runCli(["simulate", "issues", "--data-dir", dataDir, "--actor", "hubot", "action=closed", "number=1"]);
+    expect(issue.stderr).toBe("");
     expect(issue.code).toBe(0);
     const printed = issue.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(printed.map((p) => p.type ?? p.event)).toEqual(["IssuesEvent", "closed"]);

@@ -2,15 +2,17 @@
  * Issue 5's "done when", as a user does it with two terminals: `serve --simulate` running, a
  * poller holding the ETag of a repository's feed, then `service-contract simulate push --url …`.
  * The poller's conditional GET answers 200 with the new event first and a new ETag, and the next
- * conditional GET with that ETag answers 304 without a body.
+ * conditional GET with that ETag answers 304 without a body. The server runs through the CLI's
+ * `main` in this process (test/cli/in-process.ts: the same command, options and environment, its
+ * SIGTERM handler, main's exit code), `simulate` is the binary; a serve child's ready line, SIGTERM
+ * and exit 0 are test/reference/serve-cli.test.ts's.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, expect, it } from "vitest";
-import { cliBin, repoRoot, runCli } from "../cli/run-cli.ts";
+import { runCli } from "../cli/run-cli.ts";
+import { startCliInProcess } from "../cli/in-process.ts";
 import { validateResponse } from "../../generated/validators/index.js";
 import { ceiling } from "../ceilings.ts";
 
@@ -21,21 +23,11 @@ const ADMIN_TOKEN = "simulate-poll-admin-token-0123456789";
 const FEED = "/repos/octocat/hello-world/events";
 
 it("simulate push on a running server: the feed shows it under a new ETag, then answers 304", async () => {
-  const child = spawn(process.execPath, [cliBin, "serve", "--port", "0", "--auth-port", "0", "--data-dir", join(scratch, "db"), "--simulate", "--no-history", "--quiet"], {
-    cwd: repoRoot,
-    env: { ...process.env, SERVICE_CONTRACT_ADMIN_TOKEN: ADMIN_TOKEN },
+  const serve = startCliInProcess(["serve", "--port", "0", "--auth-port", "0", "--data-dir", join(scratch, "db"), "--simulate", "--no-history", "--quiet"], {
+    env: { SERVICE_CONTRACT_ADMIN_TOKEN: ADMIN_TOKEN },
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d));
+  const ready = JSON.parse(await serve.firstLine) as { api: string };
   try {
-    const ready = await new Promise<{ api: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line; stderr:\n${stderr}`)), ceiling(60_000));
-      createInterface({ input: child.stdout }).once("line", (line) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as { api: string });
-      });
-    });
     const feed = `${ready.api}${FEED}`;
 
     const first = await fetch(feed);
@@ -65,7 +57,7 @@ it("simulate push on a running server: the feed shows it under a new ETag, then 
     expect(again.headers.get("etag")).toBe(after);
     expect(await again.text()).toBe("");
   } finally {
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    serve.signal("SIGTERM");
+    expect((await serve.done).code).toBe(0);
   }
 }, ceiling(120_000));

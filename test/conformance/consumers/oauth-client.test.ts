@@ -1,9 +1,11 @@
 /**
  * The OAuth client suite over real HTTP with Chromium: the example client
  * (conformance/examples/oauth-client) passes every case that applies to it (in process), and its
- * sloppy variant without the state check fails exactly OAUTH-CLIENT-STATE-002 (through the binary,
- * with the JSON report), and OAUTH-CLIENT-PKCE-001 too, since its profile claims PKCE it does not
- * send. The example's own profile says it does not use PKCE, so there the PKCE case skips.
+ * sloppy variant without the state check fails exactly OAUTH-CLIENT-STATE-002 (through the CLI's
+ * `main` in process — its own authorization server, exit 1, the JSON report it writes), and
+ * OAUTH-CLIENT-PKCE-001 too, since its profile claims PKCE it does not send. The example's own
+ * profile says it does not use PKCE, so there the PKCE case skips. The binary: exit 2 below; its
+ * exit 1 with a JSON report for a failing run is test/conformance/cli.test.ts's.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,7 +67,7 @@ describe.skipIf(skipReason)("conformance --oauth-client", () => {
   }, ceiling(240_000));
 });
 
-describe("conformance --oauth-client through the binary", () => {
+describe("conformance --oauth-client through the command line", () => {
   const dir = mkdtempSync(join(tmpdir(), "sc-oauth-client-"));
 
   it("exits 2 without a profile, for an invalid one, and when mixed with --receiver", async () => {
@@ -84,7 +86,7 @@ describe("conformance --oauth-client through the binary", () => {
   }, ceiling(60_000));
 
   it.skipIf(skipReason)("the client without the state check, claiming PKCE it does not send, fails exactly OAUTH-CLIENT-STATE-002 and OAUTH-CLIENT-PKCE-001 (exit 1, JSON report)", async () => {
-    // Its own authorization server (the binary starts one), so its own authUrl.
+    // Its own authorization server (the command starts one), so its own authUrl.
     const own = `http://127.0.0.1:${await freePort()}`;
     const credentials = { clientId: "sloppy-client-id", clientSecret: "sloppy-client-secret-keep-it-private" };
     const client = await startExampleClient({ authUrl: own, ...credentials, checkState: false });
@@ -93,7 +95,9 @@ describe("conformance --oauth-client through the binary", () => {
     // It claims PKCE, which the reference (the authorization server here) supports: the claim is checked.
     writeFileSync(profile, JSON.stringify({ ...profileOf(client, credentials), authUrl: own, pkce: true }));
     const out = join(dir, "report");
-    const r = await runCli(["conformance", "--oauth-client", "--profile", profile, "--reporter", "console,json", "--out", out]);
+    // `main` in this process: the command's run is what the file is about, the binary's start is
+    // the exit-2 case above (the worker has the suite, Playwright and the reference loaded already).
+    const r = await runCliInProcess(["conformance", "--oauth-client", "--profile", profile, "--reporter", "console,json", "--out", out]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const report = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as RunSummary;
     expect(idsWith(report, "failed"), explain(report)).toEqual(["OAUTH-CLIENT-STATE-002", "OAUTH-CLIENT-PKCE-001"]);
