@@ -13,10 +13,10 @@ export default defineConfig({
     setupFiles: ["test/processes/children.ts"],
     globalSetup: ["test/processes/global-check.ts"],
     // Vitest's default on 2 cores is one worker, which leaves a core idle while a file waits on a
-    // child process, a server or a browser (most of the slow files do). Three left the two cores
-    // idle 17 % of a quiet run (165 % CPU, 2026-11-27 00:45): the slowest files, which start first,
-    // spend much of their time waiting (a browser's sign-in, a crash and restart, a client's polls).
-    maxWorkers: 4,
+    // child process, a server or a browser (most of the slow files do). Three keep both cores busy;
+    // a fourth did not raise the CPU share (162 % against 161 %) and loads one more module graph
+    // (bench/README.md, "Session 10").
+    maxWorkers: 3,
     // PGlite's WebAssembly runs Liftoff-only in the workers as it does in the command
     // (bin/service-contract.js): the many short-lived databases the files open are the case where
     // TurboFan's compiling costs more than it saves (bench/pglite-tiering.ts).
