@@ -75,27 +75,13 @@ export function startCliInProcess(args: string[], options: { cwd?: string; env?:
     },
   };
   const done = last.then(async () => {
-    const { main } = await import("../../cli/main.ts");
+    // Loaded before the handlers are counted: only what the command adds is its own.
+    await import("../../cli/main.ts");
     const before = new Map(SIGNALS.map((s) => [s, process.rawListeners(s)]));
     added = (signal) => process.rawListeners(signal).filter((l) => !before.get(signal)!.includes(l)) as Listener[];
-    const cwd = process.cwd();
-    const env = options.env ?? {};
-    const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    const stdoutWrite = capture(process.stdout, stdoutSink);
-    const stderrWrite = capture(process.stderr, err);
     try {
-      process.chdir(options.cwd ?? repoRoot);
-      const code = await main(args);
-      return { code, stdout: out.text, stderr: err.text };
+      return await runMain(args, options, stdoutSink, err);
     } finally {
-      process.stdout.write = stdoutWrite;
-      process.stderr.write = stderrWrite;
-      process.chdir(cwd);
-      for (const [k, v] of Object.entries(savedEnv)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
       // None of its handlers stays on the worker (a start that failed never had a signal).
       for (const s of SIGNALS) for (const l of added(s)) process.removeListener(s, l);
       lineMissing(new Error(`the command ended before it wrote a line on stdout; stderr:\n${err.text}`));
@@ -131,30 +117,34 @@ export function startCliInProcess(args: string[], options: { cwd?: string; env?:
  * for the call and restored after it.
  */
 export function runCliInProcess(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const run = last.then(async () => {
-    const { main } = await import("../../cli/main.ts");
-    const out = { text: "" };
-    const err = { text: "" };
-    const cwd = process.cwd();
-    const env = options.env ?? {};
-    const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    const stdoutWrite = capture(process.stdout, out);
-    const stderrWrite = capture(process.stderr, err);
-    try {
-      process.chdir(options.cwd ?? repoRoot);
-      const code = await main(args);
-      return { code, stdout: out.text, stderr: err.text };
-    } finally {
-      process.stdout.write = stdoutWrite;
-      process.stderr.write = stderrWrite;
-      process.chdir(cwd);
-      for (const [k, v] of Object.entries(savedEnv)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
-  });
+  const run = last.then(() => runMain(args, options, { text: "" }, { text: "" }));
   last = run.catch(() => undefined);
   return run;
+}
+
+/**
+ * `main(args)` with the working folder, the environment (`env`) and the process's stdout and
+ * stderr the command's while it runs (written into `out` and `err`), all put back when it ends.
+ */
+async function runMain(args: string[], options: { cwd?: string; env?: Record<string, string> }, out: { text: string }, err: { text: string }): Promise<CliResult> {
+  const { main } = await import("../../cli/main.ts");
+  const cwd = process.cwd();
+  const env = options.env ?? {};
+  const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  const stdoutWrite = capture(process.stdout, out);
+  const stderrWrite = capture(process.stderr, err);
+  try {
+    process.chdir(options.cwd ?? repoRoot);
+    const code = await main(args);
+    return { code, stdout: out.text, stderr: err.text };
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+    process.chdir(cwd);
+    for (const [k, v] of Object.entries(savedEnv)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
