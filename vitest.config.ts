@@ -1,10 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import SlowFirstSequencer from "./test/sequencer.ts";
 import { ceiling } from "./test/ceilings.ts";
+import { INTEGRATION } from "./test/tiers.ts";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Ceilings for a busy machine, not expectations of speed (test/ceilings.ts).
     testTimeout: ceiling(30_000),
     hookTimeout: ceiling(60_000),
@@ -31,5 +31,12 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
+    // Two halves (test/tiers.ts): `npm test` runs core, `npm run test:integration` the rest, CI
+    // and `npm run test:all` both. Each inherits everything above; the closing check for leftover
+    // processes (globalSetup) stays the root's, so it runs once per run whichever halves run.
+    projects: [
+      { extends: true, test: { name: "core", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...INTEGRATION], globalSetup: [] } },
+      { extends: true, test: { name: "integration", include: [...INTEGRATION], globalSetup: [] } },
+    ],
   },
 });

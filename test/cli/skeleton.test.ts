@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from "node:
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.ts";
+import { INTEGRATION } from "../tiers.ts";
 
 const read = (path: string): string => readFileSync(join(repoRoot, path), "utf8");
 const pkg = JSON.parse(read("package.json")) as {
@@ -88,14 +89,18 @@ describe("package.json", () => {
     }
   });
 
-  it("has the scripts DESIGN.md names, and npm test runs the typecheck, the spec lint, generate --check and the tests", () => {
+  it("has the scripts DESIGN.md names, and npm test runs the typecheck, the spec lint, generate --check and the core tests", () => {
     for (const script of ["generate", "generate:check", "typecheck", "lint", "test", "bench"]) expect(pkg.scripts[script], script).toBeDefined();
     expect(pkg.scripts.typecheck).toBe("tsc -p tsconfig.json");
     expect(pkg.scripts.lint).toMatch(/service-contract(\.js)? lint/);
     expect(pkg.scripts["generate:check"]).toMatch(/service-contract(\.js)? generate --check/);
     // The checks run as test files beside the others (test/repository/checks.test.ts and the
-    // lint test), not as steps ahead of them, so `npm test` is vitest alone.
-    expect(pkg.scripts.test).toBe("vitest run");
+    // lint test), not as steps ahead of them, so `npm test` is vitest alone: the core half, with
+    // the checks in it (test/tiers.ts); the integration half and both have their own scripts.
+    expect(pkg.scripts.test).toBe("vitest run --project core");
+    expect(pkg.scripts["test:integration"]).toBe("vitest run --project integration");
+    expect(pkg.scripts["test:all"]).toBe("vitest run");
+    for (const check of ["test/repository/checks.test.ts", "test/cli/lint.test.ts"]) expect(INTEGRATION, check).not.toContain(check);
     const checks = readFileSync(join(repoRoot, "test/repository/checks.test.ts"), "utf8");
     expect(checks).toContain('[tsc, "-p", "tsconfig.json"]');
     expect(checks).toContain('runCli(["generate", "--check"])');
@@ -148,6 +153,9 @@ describe("README.md and .ci/run", () => {
     const body = read(".ci/run");
     expect(body).toMatch(/^npm ci\b/m);
     expect(body).toMatch(/\bnpm test\b/);
+    // …and the other half, which the README names beside it.
+    expect(body).toMatch(/\bnpm run test:integration\b/);
+    expect(readme).toMatch(/```sh\nnpm run test:integration\n```/);
     expect(body).toMatch(/set -euo pipefail/);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The two halves of the test suite (vitest.config.ts makes each a vitest project).
+ *
+ * `npm test` runs **core**: the contract, the generators, the validators, the client and server
+ * runtimes, the reference over real HTTP on real databases (PGlite, and PostgreSQL when
+ * TEST_DATABASE_URL is set), the conformance suite's cases against the reference, fakes and the
+ * fair and broken variants, the pages in Chromium, and the repository's checks (typecheck,
+ * `generate --check`, the spec lint). It is the loop a change is made in: about 4 minutes on a
+ * 2-core machine (bench/README.md, "The test suite's time").
+ *
+ * `npm run test:integration` runs the files below: the project as other people meet it, each
+ * outside the test's process, which is where the time goes (about 60 % of the suite's CPU in
+ * under a quarter of its files). CI runs both halves (.ci/run); so does `npm run test:all`.
+ * A file belongs here when its subject is one of:
+ *
+ * - the packed package installed in an empty project, and the README's walk-throughs, from the
+ *   clone and from that installed package;
+ * - other teams' tools reading the contract (generators, linters, Prism, a validator in Python);
+ * - the `service-contract` command as a process: its ready line, exit codes, signals, locks and
+ *   what a crash or a kill leaves;
+ * - a deployment: two instances on one PostgreSQL behind one address, processes racing to
+ *   publish PGlite's template.
+ *
+ * Paths, not globs, so that a renamed file fails test/repository/tiers.test.ts instead of
+ * silently moving into the other half.
+ */
+export const INTEGRATION: readonly string[] = [
+  // The packed package and the README.
+  "test/package/consumer.test.ts",
+  "test/cli/readme-examples.test.ts",
+  "test/conformance/package-export.test.ts",
+  "test/validators/package-export.test.ts",
+  // Other teams' tools.
+  "test/tools/hey-api.test.ts",
+  "test/tools/kubb.test.ts",
+  "test/tools/orval.test.ts",
+  "test/tools/python-jsonschema.test.ts",
+  "test/tools/redocly.test.ts",
+  "test/tools/spectral.test.ts",
+  "test/tools/swagger-typescript-api.test.ts",
+  "test/cli/mock-proxy-conformance.test.ts",
+  // The command as a process.
+  "test/cli/bad-input.test.ts",
+  "test/cli/bench.test.ts",
+  "test/cli/compiled-cli.test.ts",
+  "test/cli/diff.test.ts",
+  "test/cli/launcher-signals.test.ts",
+  "test/cli/mock.test.ts",
+  "test/cli/seed-parity.test.ts",
+  "test/cli/validate.test.ts",
+  "test/generators/generate.test.ts",
+  "test/generators/out-folder.test.ts",
+  "test/conformance/cli.test.ts",
+  "test/conformance/cli-hostile-targets.test.ts",
+  "test/reference/serve-cli.test.ts",
+  "test/reference/simulate-cli.test.ts",
+  "test/reference/simulate-poll.test.ts",
+  "test/reference/deliveries-cli.test.ts",
+  "test/reference/deliveries-crash.test.ts",
+  "test/reference/deliveries-interrupted.test.ts",
+  "test/reference/deliveries-postgres-crash.test.ts",
+  // Deployments.
+  "test/reference/instances-behind-proxy.test.ts",
+  "test/reference/pglite-template.test.ts",
+];
