@@ -5,8 +5,8 @@
  * runtimes, the reference over real HTTP on real databases (PGlite, and PostgreSQL when
  * TEST_DATABASE_URL is set), the conformance suite's cases against the reference, fakes and the
  * fair and broken variants, the pages in Chromium, and the repository's checks (typecheck,
- * `generate --check`, the spec lint). It is the loop a change is made in: about 4 minutes on a
- * 2-core machine (bench/README.md, "The test suite's time").
+ * `generate --check`, the spec lint). It is the loop a change is made in: about 4 to 5 minutes
+ * on a 2-core machine (bench/README.md, "The test suite's time").
  *
  * `npm run test:integration` runs the files below: the project as other people meet it, each
  * outside the test's process, which is where the time goes (about 60 % of the suite's CPU in
@@ -45,6 +45,7 @@ export const INTEGRATION: readonly string[] = [
   "test/cli/compiled-cli.test.ts",
   "test/cli/diff.test.ts",
   "test/cli/launcher-signals.test.ts",
+  "test/cli/lint.test.ts",
   "test/cli/mock.test.ts",
   "test/cli/seed-parity.test.ts",
   "test/cli/validate.test.ts",
@@ -52,6 +53,10 @@ export const INTEGRATION: readonly string[] = [
   "test/generators/out-folder.test.ts",
   "test/conformance/cli.test.ts",
   "test/conformance/cli-hostile-targets.test.ts",
+  // The OAuth client suite end to end: the example client signs in through Chromium, about 30
+  // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core
+  // (test/conformance/consumers/oauth-client-pkce.test.ts).
+  "test/conformance/consumers/oauth-client.test.ts",
   "test/reference/serve-cli.test.ts",
   "test/reference/simulate-cli.test.ts",
   "test/reference/simulate-poll.test.ts",

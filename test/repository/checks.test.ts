@@ -1,8 +1,8 @@
 /**
  * The repository's own checks, run by `npm test` as tests: the whole project type-checks
- * (what `npm run typecheck` checks), and the committed `generated/` is what `generate` makes from
- * the spec (`npm run generate:check`; CI fails when it is stale). The spec's lint is
- * test/cli/lint.test.ts ("passes on the committed spec with zero errors").
+ * (what `npm run typecheck` checks), the committed `generated/` is what `generate` makes from
+ * the spec (`npm run generate:check`; CI fails when it is stale), and the spec passes its lint
+ * (`npm run lint`; the lint command's own behaviour on broken copies is test/cli/lint.test.ts's).
  *
  * They are tests rather than steps before `vitest run` so that they run beside the other files
  * instead of ahead of them: tsc alone is about 12 s of one core, which on the 2-core CI machine
@@ -126,6 +126,12 @@ describe.concurrent("the repository", () => {
       "tsBuildInfoFile",
     ]);
   });
+
+  it("lints the committed spec with zero errors: lint", async () => {
+    const r = await runCli(["lint"]);
+    expect(r.stdout + r.stderr).toMatch(/spec\/openapi\.yaml: 0 error\(s\)/);
+    expect(r.code).toBe(0);
+  }, ceiling(45_000));
 
   it("has generated/ up to date with the spec: generate --check", async () => {
     const r = await runCli(["generate", "--check"]);
