@@ -15,11 +15,16 @@
  * every start and finds nothing to do. Both forms are written under a temporary name and renamed,
  * so two processes making one at once each finish and neither reads half of one. A cache that
  * cannot be written is no error: the template is then made in memory, kept for this process, and
- * loaded into the data folder directly. Templates of older versions are left in place (another
- * checkout may still use them); deleting the cache folder is always safe.
+ * loaded into the data folder directly.
+ *
+ * Each form is about 40 MB, and every PGlite upgrade or migration change makes a new pair, so
+ * they are pruned: a use marks a form (its modification time), and making a new template removes
+ * the others not used for a week, and partial copies a day old (a maker that was killed). Another
+ * checkout still using an older template keeps it by using it; one that lost it makes it again,
+ * in seconds. Deleting the cache folder is always safe.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -84,6 +89,48 @@ function discard(path: string): void {
   }
 }
 
+/** How long an unused template is kept, and a partial copy left by a maker that was killed. */
+export const UNUSED_TEMPLATE_MS = 7 * 24 * 60 * 60 * 1000;
+export const ABANDONED_PARTIAL_MS = 24 * 60 * 60 * 1000;
+
+/** Marks a template form as used now (its modification time), when the cache lets it. */
+function markUsed(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // A read-only cache: the form is still used; it may be pruned and made again, no more.
+  }
+}
+
+/**
+ * Removes from `dir` the templates other than `keep` (folder and image) that were not used for
+ * UNUSED_TEMPLATE_MS, and partial copies older than ABANDONED_PARTIAL_MS; returns the names
+ * removed. Only names this module makes (`pglite-…`) are touched; what cannot be read or removed
+ * is left.
+ */
+export function pruneTemplates(dir: string, keep: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith("pglite-") || name === keep || name === `${keep}.tar`) continue;
+    const limit = name.endsWith(".partial") ? ABANDONED_PARTIAL_MS : UNUSED_TEMPLATE_MS;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs <= limit) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Gone already (another process pruned it) or not ours to remove.
+    }
+  }
+  return removed;
+}
+
 /** Write-then-rename: a reader sees the whole file or none. False when the cache cannot be written. */
 function cacheFile(file: string, bytes: Uint8Array): boolean {
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
@@ -119,11 +166,15 @@ function imageBytes(options: TemplateOptions): Promise<ArrayBuffer> {
   let pending = images.get(file);
   if (!pending) {
     pending = (async () => {
-      if (existsSync(file)) return ownBuffer(readFileSync(file));
+      if (existsSync(file)) {
+        markUsed(file);
+        return ownBuffer(readFileSync(file));
+      }
       const bytes = await makeImage(migrations);
       try {
         mkdirSync(dir, { recursive: true });
-        cacheFile(file, bytes);
+        // A new template is the moment the others may have become old: rare, so it costs nothing.
+        if (cacheFile(file, bytes)) pruneTemplates(dir, templateName(migrations));
       } catch {
         // A read-only or unusable cache folder: this process keeps the image in memory.
       }
@@ -150,7 +201,10 @@ async function templateFolder(options: TemplateOptions): Promise<string | undefi
   const dir = options.cacheDir ?? defaultCacheDir();
   const folder = join(dir, templateName(migrations));
   // Only a finished folder is ever renamed to this name, so its presence means it is whole.
-  if (existsSync(folder)) return folder;
+  if (existsSync(folder)) {
+    markUsed(folder);
+    return folder;
+  }
   const loadDataDir = await templateImage(options);
   const partial = `${folder}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
   try {

@@ -1,7 +1,8 @@
 /**
  * The migrated PGlite template (reference/db/pglite-template.ts), with real PGlite and real
  * folders: a new database — a new data folder or one in memory — already holds every migration
- * when it opens (migrate() then finds nothing to do); a changed migration makes a new template;
+ * when it opens (migrate() then finds nothing to do); a changed migration makes a new template
+ * (and prunes the cache's templates unused for a week: pglite-template-prune.test.ts has the rules);
  * two processes making the template folder at once both succeed and leave one whole copy; a cache
  * folder that cannot be written still serves. (A folder keeping its data across a restart:
  * test/reference/storage.test.ts and data-lock.test.ts.)
@@ -11,14 +12,14 @@
  * processes start from (their race is on publishing the folder, not on initdb).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../reference/db/database.ts";
 import { listMigrations, migrate, type Migration } from "../../reference/db/migrate.ts";
 import { openPglite } from "../../reference/db/pglite.ts";
-import { templateImage, templateName } from "../../reference/db/pglite-template.ts";
+import { templateImage, templateName, UNUSED_TEMPLATE_MS } from "../../reference/db/pglite-template.ts";
 import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "pglite-template-"));
@@ -87,9 +88,16 @@ describe("the template's name", () => {
 });
 
 describe("making the template", () => {
-  it("a changed migration makes a new template, which new folders and memory databases open from", async () => {
+  it("a changed migration makes a new template, which new folders and memory databases open from, and prunes the unused ones", async () => {
     const cacheDir = CHANGED_CACHE;
     const migrations = CHANGED;
+    // The cache as an older checkout left it: a template unused for over a week, one used today.
+    mkdirSync(cacheDir, { recursive: true });
+    const weekAgo = new Date(Date.now() - UNUSED_TEMPLATE_MS - 60_000);
+    for (const name of ["pglite-0.0.1-0000000000000000", "pglite-0.0.1-0000000000000000.tar", "pglite-0.0.2-1111111111111111.tar"]) {
+      writeFileSync(join(cacheDir, name), "old image");
+      if (name.startsWith("pglite-0.0.1")) utimesSync(join(cacheDir, name), weekAgo, weekAgo);
+    }
     // Two new folders at once in one process: both make the template folder, one rename wins.
     const [a, b, memory] = await Promise.all([
       openPglite(join(scratch, "changed-a"), { cacheDir, migrations }).then((db) => opened(db, "probe_changed")),
@@ -98,8 +106,10 @@ describe("making the template", () => {
     ]);
     const expected = { ids: migrations.map((m) => m.id), probe: [{ n: 42 }], applied: [] };
     expect([a, b, memory]).toEqual([expected, expected, expected]);
-    // The cache holds the new template, whole, under its own name, and nothing half-made.
-    expect(readdirSync(cacheDir).sort()).toEqual([templateName(migrations), `${templateName(migrations)}.tar`]);
+    // The cache holds the new template, whole, under its own name, and nothing half-made; the
+    // week-old template is gone, the one used today is kept.
+    expect(readdirSync(cacheDir).sort()).toEqual(["pglite-0.0.2-1111111111111111.tar", templateName(migrations), `${templateName(migrations)}.tar`]);
+    rmSync(join(cacheDir, "pglite-0.0.2-1111111111111111.tar"));
     expect(templateName(migrations)).not.toBe(templateName(MIGRATIONS));
   }, ceiling(120_000));
 
