@@ -63,24 +63,28 @@ function closesAfterAnswer(reply: FastifyReply): boolean {
 }
 
 export function installLingeringRead(app: FastifyInstance, discardLimit: number): void {
-  app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // A callback hook, not an async one: it runs on every answer, and nearly all have no body pending.
+  app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const req = request.raw;
-    if (!bodyPending(req)) return payload;
+    if (!bodyPending(req)) return done(null, payload);
     const declared = Number(req.headers["content-length"]);
     if (declared > discardLimit) {
       // Not worth reading: say the connection ends with this answer (Node closes it after).
       reply.header("connection", "close");
-      return payload;
+      return done(null, payload);
     }
     if (closesAfterAnswer(reply)) {
       // Node closes the socket once the answer is written: read the body first, then answer.
-      if (!(await discardRest(req, discardLimit))) reply.raw.destroy();
-      return payload;
+      void discardRest(req, discardLimit).then((ended) => {
+        if (!ended) reply.raw.destroy();
+        done(null, payload);
+      });
+      return;
     }
     // Fastify's `Connection: close` on a body refusal would close the socket under the client's
     // upload; the body is read to its end instead, and the connection stays usable.
     if (String(reply.getHeader("connection") ?? "").toLowerCase() === "close") reply.removeHeader("connection");
     void discardRest(req, discardLimit);
-    return payload;
+    done(null, payload);
   });
 }

@@ -157,6 +157,7 @@ describe("the connection after an early answer", () => {
     await once(socket, "connect");
     let response = "";
     socket.on("data", (data: Buffer) => (response += data.toString("latin1")));
+    socket.on("error", () => {});
     socket.write(request("/repos/o/r/hooks", `Content-Length: ${BODY}\r\n`));
     socket.write(Buffer.alloc(BODY, "x"));
     socket.write("POST /repos/o/r/hooks/1/pings HTTP/1.1\r\nHost: api\r\nContent-Length: 0\r\n\r\n");
@@ -167,6 +168,10 @@ describe("the connection after an early answer", () => {
           clearTimeout(timer);
           resolve();
         }
+      });
+      socket.on("close", () => {
+        clearTimeout(timer);
+        resolve();
       });
     });
     socket.destroy();
