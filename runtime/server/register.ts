@@ -12,10 +12,13 @@
  * path with a method it does not have → 404 (the service answers 404, not 405); an operation
  * without a handler → 501; a handler that throws → 500 without any detail. `invalidRequest`
  * handlers may answer an operation's refusals their own way (the OAuth pages have no JSON 422).
+ * An answer given before the request's body was read lets the client finish writing it, up to
+ * `discardLimit` (linger.ts).
  */
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { decodeBody, ignoreBodyType, installBodyCollector } from "./body.ts";
+import { DEFAULT_DISCARD_LIMIT, installLingeringRead } from "./linger.ts";
 import { DEFAULT_DOCUMENTATION_URL, errorBody, validationFailed } from "./errors.ts";
 import { respond, type RespondContext, type ValidateResponse } from "./respond.ts";
 import type {
@@ -194,6 +197,8 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
   }
 
   installBodyCollector(app, bodyLimit);
+  // Answers given before the body was read (413, or a hook's 401) still let the client finish writing it.
+  installLingeringRead(app, options.discardLimit ?? DEFAULT_DISCARD_LIMIT);
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, errorBody("Not Found", documentationUrl)));
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;

@@ -123,6 +123,12 @@ export interface RegisterOptions<H extends Host, S extends string = never> {
   suppliedHeaders?: readonly S[];
   /** Largest accepted request body in bytes (default 1 MiB); larger bodies get 413. */
   bodyLimit?: number;
+  /**
+   * After an answer given before the body was read (413, a hook's 401), how many more bytes of
+   * that body are read and discarded so a client that writes before it reads gets the answer
+   * (default 8 MiB); past it the connection is closed (linger.ts).
+   */
+  discardLimit?: number;
   /** `documentation_url` of the errors the runtime writes. */
   documentationUrl?: string;
   /** Called with each response-validation failure (default: `app.log.error`). */
