@@ -162,7 +162,8 @@ const images = new Map<string, Promise<ArrayBuffer>>();
 function imageBytes(options: TemplateOptions): Promise<ArrayBuffer> {
   const migrations = options.migrations ?? listMigrations();
   const dir = options.cacheDir ?? defaultCacheDir();
-  const file = join(dir, `${templateName(migrations)}.tar`);
+  const name = templateName(migrations);
+  const file = join(dir, `${name}.tar`);
   let pending = images.get(file);
   if (!pending) {
     pending = (async () => {
@@ -174,7 +175,7 @@ function imageBytes(options: TemplateOptions): Promise<ArrayBuffer> {
       try {
         mkdirSync(dir, { recursive: true });
         // A new template is the moment the others may have become old: rare, so it costs nothing.
-        if (cacheFile(file, bytes)) pruneTemplates(dir, templateName(migrations));
+        if (cacheFile(file, bytes)) pruneTemplates(dir, name);
       } catch {
         // A read-only or unusable cache folder: this process keeps the image in memory.
       }

@@ -30,12 +30,17 @@ export interface Running {
 export async function start<H extends "api" | "auth">(
   host: H,
   handlers: Partial<Handlers<RateLimitHeader>>,
-  options: Partial<ServerOptions<H, RateLimitHeader>> & { fastify?: { bodyLimit?: number } } = {},
+  options: Partial<ServerOptions<H, RateLimitHeader>> & {
+    /** Hooks of the server's own, added before the routes (an authentication hook that answers from the headers). */
+    before?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<Running> {
+  const { before, ...serverOptions } = options;
   const app = Fastify({ logger: false });
   app.addHook("onRequest", async (_request, reply) => {
     reply.header("X-RateLimit-Limit", "60").header("X-RateLimit-Remaining", "59").header("X-RateLimit-Reset", "1700000000");
   });
+  before?.(app);
   const reported: ResponseValidationFailure[] = [];
   const handlerErrors: unknown[] = [];
   registerRoutes(app, handlers as never, {
@@ -44,7 +49,7 @@ export async function start<H extends "api" | "auth">(
     suppliedHeaders: RATE_LIMIT_HEADERS,
     onResponseValidationError: (failure) => reported.push(failure),
     onHandlerError: (error) => handlerErrors.push(error),
-    ...options,
+    ...serverOptions,
   } as ServerOptions<H, RateLimitHeader>);
   const address = await app.listen({ host: "127.0.0.1", port: 0 });
   return { app, url: address, reported, handlerErrors, close: () => app.close() };

@@ -6,9 +6,8 @@
  * server has discarded `discardLimit` bytes (runtime/server/linger.ts, D-REQ-UNREAD-BODY).
  */
 import net from "node:net";
-import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerRoutes } from "../../generated/server/index.ts";
+import { start, type Running } from "./harness.ts";
 import { ceiling } from "../ceilings.ts";
 
 const DOCS = "https://developer.service.example/v3";
@@ -16,32 +15,30 @@ const BODY_LIMIT = 4096;
 const DISCARD_LIMIT = 1024 * 1024;
 const CHUNK = 32 * 1024;
 
-let app: FastifyInstance;
+let server: Running;
 let port: number;
 let pings = 0;
 
 beforeAll(async () => {
-  app = Fastify({ logger: false });
-  // An answer from the headers alone, before any body is read, as an authentication hook gives.
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.headers.authorization === "token bad") await reply.code(401).send({ message: "Bad credentials", documentation_url: DOCS });
-  });
   // createRepoHook has no handler (501): its bodies are refused before any handler would run.
-  registerRoutes(app, {
+  server = await start("api", {
     pingRepoHook: () => {
       pings++;
-      return { status: 204, headers: { "X-RateLimit-Limit": 60, "X-RateLimit-Remaining": 59, "X-RateLimit-Reset": 1700000000 } };
+      return { status: 204 };
     },
   }, {
-    host: "api",
+    // An answer from the headers alone, before any body is read, as an authentication hook gives.
+    before: (app) =>
+      app.addHook("onRequest", async (request, reply) => {
+        if (request.headers.authorization === "token bad") await reply.code(401).send({ message: "Bad credentials", documentation_url: DOCS });
+      }),
     bodyLimit: BODY_LIMIT,
     discardLimit: DISCARD_LIMIT,
-    validateResponses: true,
+    documentationUrl: DOCS,
   });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  port = (app.server.address() as net.AddressInfo).port;
+  port = Number(new URL(server.url).port);
 });
-afterAll(() => app.close());
+afterAll(() => server.close());
 
 interface Exchange {
   /** Body bytes the client managed to write. */
@@ -63,17 +60,47 @@ function once(emitter: net.Socket, event: string): Promise<void> {
   });
 }
 
+/** A connection that collects, as text, everything the server sends on it. */
+async function connect(): Promise<{ socket: net.Socket; received: () => string }> {
+  const socket = net.connect(port, "127.0.0.1");
+  let text = "";
+  socket.on("data", (data: Buffer) => (text += data.toString("latin1")));
+  await once(socket, "connect");
+  return { socket, received: () => text };
+}
+
+/** Wait until what the server sent satisfies `enough`, or it closes the connection (or a ceiling passes). */
+function until(socket: net.Socket, received: () => string, enough: (text: string) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ceiling(10_000));
+    const check = (): void => {
+      if (!socket.destroyed && !enough(received())) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    socket.on("data", check);
+    socket.on("close", check);
+    check();
+  });
+}
+
+/** A whole response: its head and as many body bytes as its Content-Length says. */
+function complete(text: string): boolean {
+  const end = text.indexOf("\r\n\r\n");
+  const length = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
+  return end >= 0 && length !== undefined && text.length >= end + 4 + Number(length);
+}
+
 /**
  * Send `head`, then `total` body bytes (`Infinity`: until the server stops it) in chunks with a
  * pause after each, reading nothing until the writing is over; then read until the server has
  * answered (a complete response) or closed.
  */
 async function writeThenRead(head: string, total: number, chunked = false): Promise<Exchange> {
-  const socket = net.connect(port, "127.0.0.1");
+  const { socket, received } = await connect();
   socket.pause();
   const exchange: Exchange = { written: 0, response: "" };
   socket.on("error", (error: NodeJS.ErrnoException) => (exchange.writeError ??= error.code ?? error.message));
-  await once(socket, "connect");
   socket.write(head);
   const payload = Buffer.alloc(CHUNK, "x");
   while (exchange.written < total && !socket.destroyed) {
@@ -86,23 +113,14 @@ async function writeThenRead(head: string, total: number, chunked = false): Prom
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   if (chunked && !socket.destroyed) socket.write("0\r\n\r\n");
-  // A socket the server cut off has nothing more to read.
-  if (!socket.destroyed) await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ceiling(10_000));
-    const done = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    socket.on("data", (data: Buffer) => {
-      exchange.response += data.toString("latin1");
-      const end = exchange.response.indexOf("\r\n\r\n");
-      const length = /\r\ncontent-length: (\d+)/i.exec(exchange.response)?.[1];
-      if (end >= 0 && length !== undefined && exchange.response.length >= end + 4 + Number(length)) done();
-    });
-    socket.on("close", done);
+  // Only now does it read; a socket the server cut off has nothing more to read.
+  if (!socket.destroyed) {
+    const answered = until(socket, received, complete);
     socket.resume();
-  });
+    await answered;
+  }
   socket.destroy();
+  exchange.response = received();
   return exchange;
 }
 
@@ -153,28 +171,14 @@ describe("a client that writes the whole body before it reads gets the early ans
 
 describe("the connection after an early answer", () => {
   it("stays usable once the rest of the body has been read: the next request on it is answered", async () => {
-    const socket = net.connect(port, "127.0.0.1");
-    await once(socket, "connect");
-    let response = "";
-    socket.on("data", (data: Buffer) => (response += data.toString("latin1")));
+    const { socket, received } = await connect();
     socket.on("error", () => {});
     socket.write(request("/repos/o/r/hooks", `Content-Length: ${BODY}\r\n`));
     socket.write(Buffer.alloc(BODY, "x"));
     socket.write("POST /repos/o/r/hooks/1/pings HTTP/1.1\r\nHost: api\r\nContent-Length: 0\r\n\r\n");
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ceiling(10_000));
-      socket.on("data", () => {
-        if (/HTTP\/1\.1 204 /.test(response)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      socket.on("close", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    await until(socket, received, (text) => /HTTP\/1\.1 204 /.test(text));
     socket.destroy();
+    const response = received();
     expect(response).toMatch(/^HTTP\/1\.1 413 /);
     expect(response.toLowerCase()).not.toContain("connection: close");
     expect(response).toMatch(/\}HTTP\/1\.1 204 /);
@@ -202,15 +206,12 @@ describe("the rest of the body is read up to the discard limit, not forever", ()
   });
 
   it("a declared body over the limit is not waited for: the answer says the connection closes", async () => {
-    const socket = net.connect(port, "127.0.0.1");
-    await once(socket, "connect");
-    let response = "";
-    socket.on("data", (data: Buffer) => (response += data.toString("latin1")));
+    const { socket, received } = await connect();
     socket.on("error", () => {});
     socket.write(request("/repos/o/r/hooks", `Content-Length: ${4 * DISCARD_LIMIT}\r\n`));
     socket.write(Buffer.alloc(CHUNK, "x"));
     await once(socket, "close");
-    expect(response).toMatch(/^HTTP\/1\.1 413 /);
-    expect(response.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    expect(received()).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received().toLowerCase()).toContain("\r\nconnection: close\r\n");
   });
 });
