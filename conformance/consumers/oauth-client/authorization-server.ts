@@ -65,14 +65,13 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Forwards everything to `upstream` byte for byte, recording token requests on the way. */
+/** Forwards everything to `upstream` byte for byte, but token requests through token-relay.ts (recorded with their answers). */
 function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[], relay: RelayOptions): Server {
   return createServer((req, res) => {
     void (async () => {
       const upstream = upstreamOf();
       const body = await readBody(req);
       const path = req.url ?? "/";
-      if (req.method === "POST" && new URL(path, upstream).pathname === "/login/oauth/access_token") {
       const headers = { ...req.headers };
       delete headers.host;
       delete headers.connection;
