@@ -2,8 +2,9 @@
  * The OAuth client suite against clients built on the popular libraries, over real HTTP with
  * Chromium, each with the library's documented usage and defaults (clients/): simple-oauth2 5.1.0
  * (HTTP Basic client authentication, which the reference takes: D-OAUTH-CLIENT-BASIC) and
- * openid-client 6.9.0 (PKCE, its default client_secret_post) pass the cases that matter to a web
- * flow — the flow, state, a reused and an expired code, the JSON token, redirect_uri, PKCE. And
+ * openid-client 6.9.0 (PKCE, its default client_secret_post in 6.9.0, and ClientSecretBasic) pass
+ * the cases that matter to a web flow — the flow, state, a reused and an expired code, the JSON
+ * token, redirect_uri, PKCE. And
  * the suite judges what a client got, not its page: the simple-oauth2 client without its error-body
  * check (simple-oauth2 takes any 200 for a token) fails CODE-001 with the answer named, and with a
  * wrong secret — every exchange refused — fails the flow, token and redirect cases instead of
@@ -78,6 +79,16 @@ describe.skipIf(skipReason)("conformance --oauth-client against the popular clie
     const only = ["OAUTH-CLIENT-FLOW-001", "OAUTH-CLIENT-STATE-002", "OAUTH-CLIENT-CODE-001", "OAUTH-CLIENT-TOKEN-001", "OAUTH-CLIENT-REDIRECT-001", "OAUTH-CLIENT-PKCE-001"];
     const summary = await run(client, "openid-client", only, { pkce: true });
     expect(idsWith(summary, "passed"), explain(summary)).toEqual(only);
+  }, ceiling(240_000));
+
+  it("an openid-client client with ClientSecretBasic passes the flow and the reused code", async () => {
+    const client = await started(startOpenIdClient({ authUrl, clientId: "openid-client-basic", clientSecret: "openid-client-basic-secret-keep-it-private", basic: true }));
+    const only = ["OAUTH-CLIENT-FLOW-001", "OAUTH-CLIENT-CODE-001"];
+    const summary = await run(client, "openid-client-basic", only, { pkce: true });
+    expect(idsWith(summary, "passed"), explain(summary)).toEqual(only);
+    const mine = server!.tokenRequests.filter((t) => t.clientId === "openid-client-basic");
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((t) => t.fields.client_secret === undefined && t.fields.code_verifier !== undefined)).toBe(true);
   }, ceiling(240_000));
 
   it("a client that takes a 200 error body for a token fails the reused code, told what it was answered", async () => {

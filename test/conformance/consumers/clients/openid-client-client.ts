@@ -4,7 +4,8 @@
  * for the loopback authorization server, PKCE (S256) and a state kept in the session, the
  * library's default client authentication (client_secret_post when a secret is given, in 6.9.0),
  * `authorizationCodeGrant` checking the callback and the token answer — which rejects a 200 body
- * without an access_token by itself.
+ * without an access_token by itself. `basic: true` picks its `ClientSecretBasic` instead (the
+ * client_secret_basic of OpenID Connect's registration default).
  */
 import * as client from "openid-client";
 import { page, redirect, startWebApp, type TestClient } from "./web-app.ts";
@@ -13,6 +14,8 @@ export interface OpenIdClientOptions {
   authUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Client authentication with HTTP Basic (client.ClientSecretBasic) rather than the library's default. */
+  basic?: boolean;
 }
 
 export function startOpenIdClient(options: OpenIdClientOptions): Promise<TestClient> {
@@ -20,6 +23,7 @@ export function startOpenIdClient(options: OpenIdClientOptions): Promise<TestCli
     { issuer: options.authUrl, authorization_endpoint: `${options.authUrl}/login/oauth/authorize`, token_endpoint: `${options.authUrl}/login/oauth/access_token` },
     options.clientId,
     options.clientSecret,
+    options.basic ? client.ClientSecretBasic(options.clientSecret) : undefined,
   );
   client.allowInsecureRequests(config);
   return startWebApp((callbackUrl) => ({
