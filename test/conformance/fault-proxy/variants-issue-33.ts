@@ -189,7 +189,8 @@ export const ISSUE_33_VARIANTS: Variant[] = [
           const body = JSON.parse(req.body.toString("utf8")) as { scopes?: unknown };
           if (body.scopes === undefined) return;
           asked.set(req.url, body.scopes);
-          req.body = Buffer.from(JSON.stringify({ add_scopes: [] }));
+          // Adding what it asked for keeps every scope the grant had.
+          req.body = Buffer.from(JSON.stringify({ add_scopes: body.scopes }));
         },
         response(side, req, res) {
           if (side !== "api" || req.method !== "PATCH" || !asked.has(req.url) || res.status !== 200) return;
