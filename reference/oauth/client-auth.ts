@@ -48,7 +48,8 @@ export function authenticateClient(authorization: string | string[] | undefined,
   const basic = basicCredentials(authorization);
   if (basic === undefined) return { ok: true, fields: body };
   if (basic === "unreadable") return { ok: false };
-  if (body.client_secret !== undefined) return { ok: false };
-  if (body.client_id !== undefined && body.client_id !== basic.id) return { ok: false };
+  // An empty field is no credential (as an empty redirect_uri counts as omitted).
+  if (body.client_secret !== undefined && body.client_secret !== "") return { ok: false };
+  if (body.client_id !== undefined && body.client_id !== "" && body.client_id !== basic.id) return { ok: false };
   return { ok: true, fields: { ...body, client_id: basic.id, client_secret: basic.secret } };
 }

@@ -61,6 +61,11 @@ describe("HTTP Basic client authentication", () => {
     expect(body.access_token).toMatch(/^[0-9a-f]{40}$/);
   });
 
+  it("reads empty client_id and client_secret fields beside Basic as omitted (no second method)", async () => {
+    const { body } = await post({ client_id: "", client_secret: "", code: await newCode() }, DEMO_BASIC);
+    expect(body.access_token).toMatch(/^[0-9a-f]{40}$/);
+  });
+
   it("answers a wrong secret in Basic as a wrong secret in the body (200, incorrect_client_credentials), and the code stays usable", async () => {
     const code = await newCode();
     const inBasic = await post({ code }, basicOf(DEMO.app.clientId, "not-the-secret"));
