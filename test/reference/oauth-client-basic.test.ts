@@ -109,6 +109,13 @@ describe("HTTP Basic client authentication", () => {
     expect(((await wrong.json()) as { error: string }).error).toBe("incorrect_client_credentials");
   });
 
+  it("lets the contract's docs page send Authorization to the token exchange (CORS preflight), and only there", async () => {
+    const preflight = (path: string) =>
+      fetch(`${t.auth}${path}`, { method: "OPTIONS", headers: { origin: new URL(t.api).origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
+    expect((await preflight(PATHS.token)).headers.get("access-control-allow-headers")).toBe("authorization, content-type");
+    expect((await preflight("/login/oauth/authorize")).headers.get("access-control-allow-headers")).toBe("content-type");
+  });
+
   it("keeps the body's credentials working as before", async () => {
     const res = await exchange(t, { ...APP_CREDENTIALS, code: await newCode() }, "application/json");
     expect(((await res.json()) as { access_token: string }).access_token).toMatch(/^[0-9a-f]{40}$/);
