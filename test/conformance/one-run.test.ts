@@ -232,3 +232,31 @@ describe("conformance --suggest-decisions, from an empty decisions block to a pa
     }
   });
 });
+
+describe("suggestDecisions, from a summary alone", () => {
+  const failed = (id: string, failures: Record<string, unknown>[]) => ({ id, title: id, area: "webhooks" as const, seed: "s", status: "failed" as const, durationMs: 1, notes: [], failures: failures as never, failure: failures[0] as never });
+  const summaryOf = (results: ReturnType<typeof failed>[]): RunSummary => ({ target: { baseUrl: "http://x", authUrl: "http://x" }, startedAt: new Date(0).toISOString(), durationMs: 1, results, counts: { passed: 0, failed: results.length, skipped: 0 } });
+
+  it("declares what the evidence shows, and switches off what it does not settle", () => {
+    const summary = summaryOf([
+      failed("SIG-001", [{ rule: "D-SIGNATURE", message: "X-Hub-Signature is sha1=…", actual: "sha256=ab12", pointer: "/headers/x-hub-signature" }]),
+      failed("TOKEN-001", [{ rule: "D-OAUTH-TOKEN-ERROR-STATUS", message: "answered 200", actual: 400, pointer: "/status" }]),
+      failed("TOKEN-002", [{ rule: "D-OAUTH-TOKEN-ERROR-STATUS", message: "answered 200", actual: 401, pointer: "/status" }]),
+      failed("MIXED-001", [{ rule: "D-ERRORS", message: "the message\non two lines" }, { rule: "D-ERRORS", message: "again" }, { rule: "S-PING", message: "a seed failure", fatal: true }]),
+    ]);
+    expect(suggestDecisions(summary, { "D-ETAG": "off", "D-ACTIVITY-ID": "opaque", "D-ERRORS": "on" })).toBe(
+      [
+        "# The decisions that would make the contract level pass: review each line, paste into the profile, run again.",
+        "decisions:",
+        "  D-ACTIVITY-ID: opaque  # from the profile",
+        "  D-ERRORS: off  # evidence: MIXED-001: the message on two lines (and 1 more)",
+        "  D-ETAG: off  # from the profile",
+        // 400 and 401: no one status to declare.
+        "  D-OAUTH-TOKEN-ERROR-STATUS: off  # evidence: TOKEN-001: answered 200 (and 1 more)",
+        "  D-SIGNATURE: sha256  # evidence: SIG-001: X-Hub-Signature is sha1=…",
+        "",
+      ].join("\n"),
+    );
+    expect(suggestDecisions(summaryOf([]))).toMatch(/\ndecisions: \{\}\n$/);
+  });
+});
