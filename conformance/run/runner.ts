@@ -1,10 +1,12 @@
 /**
  * The runner: selects cases (`--only` / `--skip`), skips those whose needs the profile does not
- * meet, runs the rest one at a time — each with its own HttpClient and a time limit — and turns
- * every outcome into a CaseResult: CaseFailure and SkipCase as the case meant them, any other
- * error as a failure carrying its message, a failure always with the curl line of the case's
- * last request. One case at a time keeps the target's state (rate limits, feeds, hooks) what
- * each case expects, and keeps the curl line tied to the case that printed it.
+ * meet, runs the rest one at a time — each with its own HttpClient, a time limit and a scope
+ * (core/case-scope.ts) where its failed decisions are recorded while it goes on — and turns every
+ * outcome into a CaseResult: CaseFailure and SkipCase as the case meant them, any other error as
+ * a failure carrying its message; every failure (a case may have several: each failed decision,
+ * then what stopped it) with the curl line of the request that showed it. One case at a time
+ * keeps the target's state (rate limits, feeds, hooks) what each case expects, and keeps the
+ * curl line tied to the case that printed it.
  */
 import { performance } from "node:perf_hooks";
 import type { Case, CaseMeta, CaseResult, FailureDetail, RunSummary, Status } from "../core/types.ts";

@@ -23,6 +23,7 @@ import { ConsoleReporter } from "../../conformance/report/console.ts";
 import { junitXml } from "../../conformance/report/junit.ts";
 import { htmlReport } from "../../conformance/report/html.ts";
 import { runCliInProcess } from "../cli/in-process.ts";
+import { createAjv } from "../../generators/ajv.ts";
 import { PROFILE, startFakeTarget, type FakeTarget, type Handler } from "./fake-target.ts";
 
 const EVENT = JSON.parse(readFileSync(new URL("../../spec/examples/activity-event/valid-create.json", import.meta.url), "utf8")) as Record<string, unknown>;
@@ -119,6 +120,9 @@ describe("every departure in one run", () => {
     expect(junitXml(summary)).toContain('message="3 failures; the first: ');
     expect(junitXml(summary)).toContain("[3 of 3] a token error is answered with 200");
     expect(htmlReport(summary)).toContain("Failure 3 of 3</dt>");
+    // results.json: every failure, the suggestion, as its schema describes them.
+    const validate = createAjv([]).compile(JSON.parse(readFileSync(new URL("../../conformance/report/results.schema.json", import.meta.url), "utf8")) as object);
+    expect(validate(JSON.parse(JSON.stringify(summary))), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it("each failure's curl line is the request that showed it, not the clean-up after it", async () => {
