@@ -3,7 +3,8 @@
  * block that would make the contract level pass — every decision that failed switched `off`, or,
  * for the few with a natural value (core/decisions.ts DECLARABLE), declared with the value the
  * run saw when its evidence shows one (token errors answered 400: `D-OAUTH-TOKEN-ERROR-STATUS:
- * 400`) — merged with what the profile already says, each new line with the evidence that made
+ * 400`; other hourly limits: `D-RATE-RESET: { authenticated: 1000, anonymous: 100 }`) — merged
+ * with what the profile already says, each new line with the evidence that made
  * it (`# evidence: <case>: <message>`), for a team to review and paste. Since a failed decision
  * no longer ends its case (every departure shows in one run), the block is meant to take an
  * empty `decisions:` to a passing profile in one run plus one confirming run.
@@ -11,7 +12,7 @@
  * Pure: from the run's summary and the profile's decisions to text (and the same as entries for
  * results.json); the CLI prints it, nothing here reads or writes files.
  */
-import type { DecisionSetting } from "../core/decisions.ts";
+import { DECLARABLE, type DecisionSetting } from "../core/decisions.ts";
 import type { CaseResult, FailureDetail, RunSummary, SuggestedDecisions } from "../core/types.ts";
 import { failuresOf, ruleOfFailure, rulesOf } from "./rule-results.ts";
 
@@ -24,7 +25,18 @@ interface Evidence {
 }
 
 /** The value a declarable decision's failures show the target chose, when they show one. */
-const INFER: Record<string, (evidence: readonly Evidence[]) => DecisionSetting | undefined> = {
+const INFER: Record<string, (evidence: readonly Evidence[], current: DecisionSetting | undefined) => DecisionSetting | undefined> = {
+  // Only the hourly limits differ (X-RateLimit-Limit, the two checks of CONTRACT-RATE-001): those the run saw.
+  "D-RATE-RESET": (evidence, current) => {
+    if (evidence.length === 0 || evidence.some((e) => e.detail.pointer !== "/headers/x-ratelimit-limit" || typeof e.detail.actual !== "number")) return undefined;
+    const limits = { ...DECLARABLE["D-RATE-RESET"].contract, ...(typeof current === "object" ? current : {}) } as Record<string, unknown>;
+    for (const e of evidence) {
+      const who = /anonymous/i.test(e.detail.message) ? "anonymous" : /authenticated/i.test(e.detail.message) ? "authenticated" : undefined;
+      if (!who) return undefined;
+      limits[who] = e.detail.actual;
+    }
+    return limits;
+  },
   // Every token error answered with the same 4xx (the status checks and the schema's /status problems).
   "D-OAUTH-TOKEN-ERROR-STATUS": (evidence) => {
     const seen = new Set(evidence.filter((e) => e.detail.pointer === "/status").map((e) => e.detail.actual));
@@ -73,7 +85,7 @@ export function suggestedEntries(summary: RunSummary, profileDecisions: Readonly
   for (const rule of rulesOf(summary).rules) {
     if (rule.level !== "contract" || rule.status !== "failed") continue;
     const evidence = evidenceOf(summary, rule.id);
-    const inferred = INFER[rule.id]?.(evidence);
+    const inferred = INFER[rule.id]?.(evidence, profileDecisions[rule.id]);
     // A declared value the run still failed is not kept: the evidence's, else off.
     const setting = inferred !== undefined && JSON.stringify(inferred) !== JSON.stringify(profileDecisions[rule.id]) ? inferred : "off";
     const first = evidence[0];

@@ -246,6 +246,10 @@ describe("suggestDecisions, from a summary alone", () => {
       failed("SIG-001", [{ rule: "D-SIGNATURE", message: "X-Hub-Signature is sha1=…", actual: "sha256=ab12", pointer: "/headers/x-hub-signature" }]),
       failed("TOKEN-001", [{ rule: "D-OAUTH-TOKEN-ERROR-STATUS", message: "answered 200", actual: 400, pointer: "/status" }]),
       failed("TOKEN-002", [{ rule: "D-OAUTH-TOKEN-ERROR-STATUS", message: "answered 200", actual: 401, pointer: "/status" }]),
+      failed("RATE-001", [
+        { rule: "D-RATE-RESET", message: "X-RateLimit-Limit of an authenticated user: 5000 an hour (D-RATE-RESET)", actual: 1000, pointer: "/headers/x-ratelimit-limit" },
+        { rule: "D-RATE-RESET", message: "X-RateLimit-Limit of an anonymous client: 60 an hour (D-RATE-RESET)", actual: 100, pointer: "/headers/x-ratelimit-limit" },
+      ]),
       failed("MIXED-001", [{ rule: "D-ERRORS", message: "the message\non two lines" }, { rule: "D-ERRORS", message: "again" }, { rule: "S-PING", message: "a seed failure", fatal: true }]),
     ]);
     expect(suggestDecisions(summary, { "D-ETAG": "off", "D-ACTIVITY-ID": "opaque", "D-ERRORS": "on" })).toBe(
@@ -257,10 +261,13 @@ describe("suggestDecisions, from a summary alone", () => {
         "  D-ETAG: off  # from the profile",
         // 400 and 401: no one status to declare.
         "  D-OAUTH-TOKEN-ERROR-STATUS: off  # evidence: TOKEN-001: answered 200 (and 1 more)",
+        '  D-RATE-RESET: {"authenticated":1000,"anonymous":100}  # evidence: RATE-001: X-RateLimit-Limit of an authenticated user: 5000 an hour (D-RATE-RESET) (and 1 more)',
         "  D-SIGNATURE: sha256  # evidence: SIG-001: X-Hub-Signature is sha1=…",
         "",
       ].join("\n"),
     );
+    // As YAML, the block is a valid profile's decisions.
+    expect(checkProfile({ users: [{ login: "a" }], ...(parse(suggestDecisions(summary)) as object) }).decisions!["D-RATE-RESET"]).toEqual({ authenticated: 1000, anonymous: 100 });
     expect(suggestDecisions(summaryOf([]))).toMatch(/\ndecisions: \{\}\n$/);
   });
 });
