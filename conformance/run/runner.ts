@@ -105,20 +105,21 @@ function metaOf(c: CaseMeta): Omit<CaseResult, "status" | "durationMs" | "notes"
   return { id: c.id, title: c.title, area: c.area, seed: c.seed, ...(c.rules ? { rules: [...c.rules] } : {}), ...(c.needs ? { needs: [...c.needs] } : {}) };
 }
 
-/** How many decision failures one case lists; more are counted in a note (a loop over many items could record hundreds). */
+/** How many decision failures one case lists, in all and per rule; more are counted in a note (a loop over many items could record hundreds). */
 export const MAX_RECORDED_FAILURES = 50;
+export const MAX_RECORDED_PER_RULE = 5;
 
 /** Collects a case's decision failures and the rules whose assertions held, for the case's scope. */
 function recorder(meta: CaseMeta, http: HttpClient) {
   const failures: FailureDetail[] = [];
   const held = new Set<string>();
-  let dropped = 0;
+  const dropped = new Map<string, number>();
   const scope: CaseScope = {
     lastSent: () => http.lastSent,
     record(f: RecordedFailure) {
       // The same assertion failing again (a loop over items) is one departure.
       if (failures.some((x) => x.rule === f.rule && x.message === f.message && x.pointer === f.pointer)) return;
-      if (failures.length >= MAX_RECORDED_FAILURES) return void dropped++;
+      if (failures.length >= MAX_RECORDED_FAILURES || failures.filter((x) => x.rule === f.rule).length >= MAX_RECORDED_PER_RULE) return void dropped.set(f.rule, (dropped.get(f.rule) ?? 0) + 1);
       failures.push({ message: f.message, expected: jsonSafe(f.expected), actual: jsonSafe(f.actual), pointer: f.pointer, rule: f.rule, ...(f.sent ? { curl: curlOf(f.sent) } : {}) });
     },
     held(rule) {
@@ -126,7 +127,7 @@ function recorder(meta: CaseMeta, http: HttpClient) {
       if (id) held.add(id);
     },
   };
-  return { scope, failures: () => [...failures], held: () => [...held], dropped: () => dropped };
+  return { scope, failures: () => [...failures], held: () => [...held], dropped: () => [...dropped] };
 }
 
 /** The case's rules minus those that failed in it (and, given `only`, among those). */
@@ -181,7 +182,7 @@ export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal:
       }
     }
   }
-  if (rec.dropped() > 0) notes.push(`${rec.dropped()} more decision failure(s) not listed (at most ${MAX_RECORDED_FAILURES} per case)`);
+  for (const [rule, n] of rec.dropped()) notes.push(`${n} more failure(s) of ${rule} not listed (at most ${MAX_RECORDED_PER_RULE} per rule and ${MAX_RECORDED_FAILURES} per case)`);
   if (outcome.failures) outcome.failure = outcome.failures[0];
   if (outcome.passedRules && outcome.passedRules.length === 0 && outcome.status === "skipped") delete outcome.passedRules;
   return { ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes };

@@ -180,6 +180,25 @@ describe("every departure in one run", () => {
   });
 });
 
+describe("a decision failing over and over in one case", () => {
+  it("is listed five times (the same assertion once), the rest counted in a note", async () => {
+    const loop: Case = {
+      ...meta,
+      id: "ONE-RUN-004",
+      title: "eight items out of order",
+      rules: ["S-FEED-HEADERS", "D-FEED-ORDER"],
+      async run(ctx) {
+        await ctx.http.request({ path: "/events", validate: false });
+        for (let i = 0; i < 8; i++) ctx.rule("D-FEED-ORDER").fail(`item ${i} is out of order`, { pointer: `/body/${i}` });
+        ctx.rule("D-FEED-ORDER").fail("item 0 is out of order", { pointer: "/body/0" });
+      },
+    };
+    const [r] = (await run([loop])).results;
+    expect(r!.failures!.map((f) => f.message)).toEqual([0, 1, 2, 3, 4].map((i) => `item ${i} is out of order`));
+    expect(r!.notes).toEqual(["3 more failure(s) of D-FEED-ORDER not listed (at most 5 per rule and 50 per case)"]);
+  });
+});
+
 describe("conformance --suggest-decisions, from an empty decisions block to a passing profile", () => {
   /**
    * A feed server of another team: a page beyond the 10th is answered 200 [] (the seed: "up to 10
