@@ -180,6 +180,46 @@ describe("every departure in one run", () => {
   });
 });
 
+describe("stopping a decision's branch", () => {
+  const branch: Case = {
+    ...meta,
+    id: "ONE-RUN-005",
+    title: "a branch that needs its decision's premise",
+    rules: ["S-FEED-HEADERS", "D-ETAG"],
+    async run(ctx) {
+      const feed = await ctx.http.request({ path: "/events", validate: false });
+      ctx.rule("S-FEED-HEADERS").ok(feed.headers.get("etag"), "an ETag is sent");
+      // The helpers say whether their assertion held: false stops the branch, not the case.
+      if (ctx.rule("D-ETAG").matches(feed.headers.get("etag"), /^"/, "the ETag is strong")) ctx.note("the strong-ETag branch ran");
+      ctx.note("after the branch");
+    },
+  };
+
+  it("a failed decision's helper returns false; switched off, true", async () => {
+    const [on] = (await run([branch])).results;
+    expect(on).toMatchObject({ status: "failed", notes: ["after the branch"] });
+    const [off] = (await run([branch], { "D-ETAG": "off" })).results;
+    expect(off).toMatchObject({ status: "passed", notes: ["the strong-ETag branch ran", "after the branch"] });
+  });
+
+  it("a thrown failure of a switched-off decision stops the case, and the seed rule whose assertions held before it is passed", async () => {
+    const elsewhere: Case = {
+      ...meta,
+      id: "ONE-RUN-006",
+      title: "a seed assertion, then a link to another origin",
+      rules: ["S-FEED-HEADERS"],
+      async run(ctx) {
+        const feed = await ctx.http.request({ path: "/events", validate: false });
+        ctx.rule("S-FEED-HEADERS").ok(feed.headers.get("etag"), "an ETag is sent");
+        await ctx.http.request({ path: "http://127.0.0.2:9/events", token: ctx.profile.users[0]!.token, validate: false });
+      },
+    };
+    const summary = await run([elsewhere], { "D-URL-ORIGINS": "off" });
+    expect(summary.results[0]).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^not checked past D-URL-ORIGINS, which the profile switches off/), passedRules: ["S-FEED-HEADERS"] });
+    expect(Object.fromEntries(summary.rules!.map((r) => [r.id, r.status]))).toEqual({ "S-FEED-HEADERS": "passed" });
+  });
+});
+
 describe("a decision failing over and over in one case", () => {
   it("is listed five times (the same assertion once), the rest counted in a note", async () => {
     const loop: Case = {
