@@ -4,7 +4,7 @@
  * formats, and `--base-ref` reading spec/ from a git revision of a repository made here.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -126,6 +126,30 @@ describe("service-contract diff", () => {
     it("--base-ref outside a git repository", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "HEAD", copySpec()]), /is not inside a git repository/));
     it("--base-ref with a revision that does not exist", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "no-such-branch-here", "spec"]), /no-such-branch-here is no revision of the repository/));
     it("--base-ref that looks like an option", async () => oneLine(await runCliInProcess(["diff", "--base-ref=--output=x", "spec"]), /--base-ref takes a revision/));
+    it("an unknown --for audience", async () => oneLine(await runCliInProcess(["diff", "spec", "spec", "--for", "clients,users"]), /--for takes a comma list of clients, servers, receivers, got "clients,users"/));
+  });
+
+  describe("what is not an OpenAPI 3.0 or 3.1 document: exit 2, one line naming the file and why (issue 35)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "diff-not-openapi-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, content: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(content));
+      return path;
+    };
+    it("a JSON Schema file (one of the contract's own)", async () => oneLine(await runCliInProcess(["diff", "spec/schemas/user.json", "spec"]), /^service-contract: spec\/schemas\/user.json is not an OpenAPI document: it has no "openapi" field \(it looks like a JSON Schema\)$/));
+    it("a package.json-like object", async () => {
+      const pkg = file("package.json", { name: "x", version: "1.0.0", dependencies: { yaml: "2.0.0" } });
+      oneLine(await runCliInProcess(["diff", "spec", pkg]), /package.json is not an OpenAPI document: it has no "openapi" field \(it looks like a package manifest\)$/);
+    });
+    it("a Swagger 2.0 document", async () => {
+      const swagger = file("swagger.json", { swagger: "2.0", info: { title: "t", version: "1" }, paths: {} });
+      oneLine(await runCliInProcess(["diff", swagger, "spec"]), /swagger.json is a Swagger 2.0 document, not OpenAPI 3.0 or 3.1/);
+    });
+    it("openapi: 9.9.9", async () => {
+      const future = file("future.json", { openapi: "9.9.9", info: { title: "t", version: "1" }, paths: {} });
+      oneLine(await runCliInProcess(["diff", "spec", future]), /future.json declares OpenAPI "9.9.9"; diff reads OpenAPI 3.0.x and 3.1.x$/);
+    });
   });
 
   describe("--base-ref: the head's folder at a git revision", () => {
@@ -170,5 +194,77 @@ describe("service-contract diff", () => {
       spawnSync("cp", ["-r", join(repo, "spec"), join(repo, "spec-next")]);
       oneLine(await runCliInProcess(["diff", "--base-ref", "main", "spec-next"], { cwd: repo }), /--base-ref: spec-next does not exist at main/);
     });
+
+    it("a revision whose spec/ has no root document is named as the revision, not a temporary folder (issue 35)", async () => {
+      git("checkout", "-qb", "no-root");
+      git("rm", "-q", "spec/openapi.yaml");
+      git("commit", "-qm", "no root document");
+      git("checkout", "-q", "feature");
+      const r = await runCliInProcess(["diff", "--base-ref", "no-root", "spec"], { cwd: repo });
+      oneLine(r, /^service-contract: no-root:spec is a folder without openapi.yaml, openapi.yml or openapi.json$/);
+      expect(r.stderr).not.toMatch(/service-contract-diff-|\/tmp\//);
+    });
+
+    it("--for clients: a new operation breaks servers only, so it passes; the outputs say whom they judged for (issue 35)", async () => {
+      git("checkout", "-q", "feature");
+      editOpenApi(join(repo, "spec"), (d) => {
+        delete d.webhooks.watch;
+        d.paths["/new-thing"] = { get: { operationId: "getNewThing", responses: { "404": { description: "none" } } } };
+      });
+      // Against HEAD (which has no watch either): only the new operation, breaking servers.
+      const all = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec"], { cwd: repo });
+      expect(all.code, all.stdout).toBe(1);
+      expect(all.stdout).toMatch(/: 1 breaking change \(servers 1\), 0 others\n/);
+      const clients = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "clients"], { cwd: repo });
+      expect(clients.code, clients.stdout).toBe(0);
+      expect(clients.stdout).toMatch(/: 0 breaking changes for clients, 1 other \(1 breaking only servers, receivers\)\njudged for clients \(--for\)\n/);
+      expect(clients.stdout).toContain("breaking for servers only (not asked for): operation GET /new-thing added");
+      const json = JSON.parse((await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "clients,receivers", "--format", "json"], { cwd: repo })).stdout);
+      expect(json).toMatchObject({ for: ["clients", "receivers"], breaking: 0, changes: [{ kind: "operation-added", breaking: true, for: ["servers"] }] });
+      const md = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "receivers,clients", "--format", "markdown"], { cwd: repo });
+      expect(md.code).toBe(0);
+      expect(md.stdout).toMatch(/^### Contract changes for clients, receivers: 0 breaking changes for clients, receivers/);
+      expect(md.stdout).toContain("Judged for clients, receivers only (`--for`).");
+      const servers = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "servers"], { cwd: repo });
+      expect(servers.code).toBe(1);
+      git("checkout", "-q", "--", "spec");
+    });
+
+  });
+
+  it("a revision whose tree leaves its folder (`..` entries) is refused, exit 2, and nothing is written outside (issue 34)", async () => {
+    // A tree git's own checkout would refuse: spec/../../escaped.txt, made with mktree.
+    const repo = mkdtempSync(join(tmpdir(), "diff-crafted-"));
+    const git = (...args: string[]) => spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], { cwd: repo }).stdout.toString();
+    git("init", "-q");
+    mkdirSync(join(repo, "spec"));
+    writeFileSync(join(repo, "spec", "openapi.yaml"), "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n");
+    git("add", "spec");
+    git("commit", "-qm", "a contract");
+    const write = (text: string) => spawnSync("git", ["hash-object", "-w", "--stdin"], { cwd: repo, input: text }).stdout.toString().trim();
+    const mktree = (lines: string) => spawnSync("git", ["mktree"], { cwd: repo, input: lines }).stdout.toString().trim();
+    const escaped = write("written outside\n");
+    const inner = mktree(`100644 blob ${escaped}\tescaped.txt\n`);
+    const up1 = mktree(`040000 tree ${inner}\t..\n`);
+    const root = git("rev-parse", "HEAD:spec/openapi.yaml").trim();
+    const spec = mktree(`100644 blob ${root}\topenapi.yaml\n040000 tree ${up1}\t..\n`);
+    const top = mktree(`040000 tree ${spec}\tspec\n`);
+    expect(git("ls-tree", "-r", "--name-only", top)).toContain("spec/../../escaped.txt");
+    const commit = git("commit-tree", top, "-m", "crafted").trim();
+    git("update-ref", "refs/heads/crafted", commit);
+    // The temporary folder is made under TMPDIR: `..` twice from its spec/ lands in TMPDIR itself.
+    const tmp = mkdtempSync(join(tmpdir(), "diff-tmpdir-"));
+    mkdirSync(join(tmp, "inner"));
+    try {
+      const r = await runCli(["diff", "--base-ref", "crafted", "spec"], { cwd: repo, env: { TMPDIR: join(tmp, "inner") } });
+      oneLine(r, /^service-contract: --base-ref: crafted holds a file whose path leaves its folder \("spec\/..\/..\/escaped.txt"\); refused$/);
+      expect(existsSync(join(tmp, "inner", "escaped.txt"))).toBe(false);
+      expect(existsSync(join(tmp, "escaped.txt"))).toBe(false);
+      // And no temporary folder is left behind.
+      expect(readdirSync(join(tmp, "inner")).filter((n) => n.startsWith("service-contract-diff-"))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
