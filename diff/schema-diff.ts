@@ -67,8 +67,8 @@ export class SchemaDiff {
     private readonly base: Contract,
     private readonly head: Contract,
   ) {
-    this.bSide = { deref: (n, l) => base.deref(n, l), origins: new WeakMap() };
-    this.hSide = { deref: (n, l) => head.deref(n, l), origins: new WeakMap() };
+    this.bSide = { version: base.version, deref: (n, l) => base.deref(n, l), origins: new WeakMap() };
+    this.hSide = { version: head.version, deref: (n, l) => head.deref(n, l), origins: new WeakMap() };
   }
 
   /** The differences between the schema `b` (in the base contract, at `bLoc`) and `h` (in the head). */

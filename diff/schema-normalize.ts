@@ -20,6 +20,8 @@ import { ANNOTATIONS, child, isObject, type Json, type JsonObject, type Location
 import { canonical } from "./schema-keywords.ts";
 
 export interface Side {
+  /** The side's OpenAPI version: a 3.0 schema's `nullable` and boolean exclusive bounds are read as 3.1 says them. */
+  version: "3.0" | "3.1";
   deref(node: Json, loc: Location): { node: Json; loc: Location };
   /** Where a node moved by a normalization was written. */
   origins: WeakMap<object, Location>;
@@ -54,10 +56,34 @@ export function normalize(side: Side, schema: JsonObject, loc: Location): JsonOb
   if (!row) memo.set(side, (row = new WeakMap()));
   const seen = row.get(schema);
   if (seen) return seen;
-  let out = schema;
-  if (Array.isArray(schema.allOf)) out = foldAllOf(side, schema, loc);
+  let out = side.version === "3.0" ? from30(schema) : schema;
+  if (Array.isArray(out.allOf)) out = foldAllOf(side, out, loc);
   out = impliedMaxItems(out);
   row.set(schema, out);
+  return out;
+}
+
+/**
+ * A 3.0 Schema Object in 3.1's words: `nullable: true` beside a `type` → `null` among the types
+ * (and among the `enum` values); `exclusiveMinimum: true` beside `minimum` → the number as
+ * `exclusiveMinimum` (the same for the maximum). So two 3.0 documents are compared by the same
+ * rules as two 3.1 ones.
+ */
+function from30(schema: JsonObject): JsonObject {
+  if (schema.nullable === undefined && typeof schema.exclusiveMinimum !== "boolean" && typeof schema.exclusiveMaximum !== "boolean") return schema;
+  const out: JsonObject = { ...schema };
+  if (out.nullable === true && out.type !== undefined) {
+    const types = Array.isArray(out.type) ? out.type : [out.type];
+    out.type = types.includes("null") ? types : [...types, "null"];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    delete out.nullable;
+  } else if (out.nullable === false) delete out.nullable;
+  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (out[flag] === true && typeof out[bound] === "number") {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else if (typeof out[flag] === "boolean") delete out[flag];
+  }
   return out;
 }
 

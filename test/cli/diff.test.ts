@@ -8,7 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { copySpec, editOpenApi, editSchema, removeCopies } from "../diff/contract-copy.ts";
+import { diffContracts, loadContract } from "../../diff/index.ts";
+import { checkoutAt } from "../../diff/git-revision.ts";
+import { copySpec, editOpenApi, editSchema, removeCopies, SPEC } from "../diff/contract-copy.ts";
 import { runCli, runCliInProcess, type CliResult } from "./run-cli.ts";
 
 afterAll(removeCopies);
@@ -266,5 +268,44 @@ describe("service-contract diff", () => {
       rmSync(tmp, { recursive: true, force: true });
       rmSync(repo, { recursive: true, force: true });
     }
+  });
+
+  describe("this repository's own history since issue 24: breaking changes only where the meaning changed (issue 35)", () => {
+    // Each revision of spec/ on the main line from issue 24's merge (c26e8e9) to dc6dbf8, against
+    // the one before. Where the meaning changed, the reason; every other step must break nobody.
+    const MEANING_CHANGED: Record<string, string> = {
+      "01c012e": "responses made tolerant of what the real service sends (issue 24 point 4): fields optional, enums opened to any string — readers break",
+      "8649766": "decisions added and reworded (the @octokit cross-check): the cases judging servers change",
+      bd34af3: "feed payloads take the real service's short forms, delivery records untied (issue 24 point 4): readers break",
+      a76fb3e: "D-SIGNATURE reworded: the delivery record's signature header",
+      be4d0ee: "a decision reworded: chat's webhook_url is write-only",
+      "3cd7954": "a decision added: D-URL-ORIGINS",
+    };
+    const git = (...args: string[]) => spawnSync("git", args, { cwd: SPEC }).stdout.toString().trim();
+    const revisions = ["c26e8e9^", ...git("rev-list", "--first-parent", "--reverse", "--abbrev-commit", "c26e8e9^..dc6dbf8", "--", ".").split("\n")];
+
+    it("has the history to read", () => {
+      expect(revisions.length, "a clone with its history (not shallow) is needed").toBeGreaterThan(8);
+      expect(revisions).toEqual(expect.arrayContaining(Object.keys(MEANING_CHANGED)));
+    });
+
+    // Each revision read once (it is the head of one step and the base of the next).
+    const checkouts = new Map<string, ReturnType<typeof checkoutAt>>();
+    const at = (rev: string) => {
+      if (!checkouts.has(rev)) checkouts.set(rev, checkoutAt(rev, SPEC));
+      return checkouts.get(rev)!.path;
+    };
+    afterAll(() => checkouts.forEach((c) => c.remove()));
+
+    it.each(revisions.slice(1).map((rev, i) => [revisions[i]!, rev] as const))("%s → %s", async (from, to) => {
+      const { changes } = await diffContracts(loadContract(at(from)), loadContract(at(to)));
+      checkouts.get(from)?.remove();
+      const breaking = changes.filter((c) => c.breaking || c.mayBreak);
+      const key = Object.keys(MEANING_CHANGED).find((k) => to.startsWith(k));
+      if (key === undefined) expect(breaking.map((c) => `${c.kind} [${c.for}] ${c.message}`)).toEqual([]);
+      else expect(breaking.length, MEANING_CHANGED[key]).toBeGreaterThan(0);
+      // An enum replaced by "any non-empty string" in a response widens it: clients, never servers.
+      expect(changes.filter((c) => /^response-enum-removed$/.test(c.kind) && c.for.includes("servers"))).toEqual([]);
+    });
   });
 });

@@ -124,3 +124,29 @@ describe("diff compares meaning, not keywords (issue 35)", () => {
     expect(new Set(changes.map((c) => c.kind))).toEqual(new Set(["rule-identified"]));
   });
 });
+
+describe("OpenAPI 3.0 and 3.1 (issue 35, point 3)", () => {
+  it("a 3.0 document and a 3.1 document are refused with one line naming both; two 3.0 documents compare, x-webhooks read as webhooks", async () => {
+    const { join } = await import("node:path");
+    const { repoRoot } = await import("../repo-root.ts");
+    const v30 = loadContract(join(repoRoot, "bundle/openapi-3.0.json"));
+    const v31 = loadContract(join(repoRoot, "bundle/openapi.json"));
+    expect(v30.version).toBe("3.0");
+    expect(() => diffDocuments(v30, v31)).toThrow(/openapi-3.0.json is OpenAPI 3.0 and .*openapi.json is OpenAPI 3.1: diff compares two documents of the same version/);
+    expect(diffDocuments(v30, loadContract(join(repoRoot, "bundle/openapi-3.0.json")))).toEqual([]);
+    // A webhook taken out of the 3.0 edition's x-webhooks is a webhook removed.
+    const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "diff-30-"));
+    try {
+      const doc = JSON.parse(readFileSync(join(repoRoot, "bundle/openapi-3.0.json"), "utf8"));
+      delete doc["x-webhooks"].watch;
+      const file = join(dir, "openapi.json");
+      writeFileSync(file, JSON.stringify(doc));
+      const changes = diffDocuments(v30, loadContract(file));
+      expect(changes.map((c) => [c.kind, c.for, c.webhook])).toEqual([["webhook-removed", ["receivers"], "watch"]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
