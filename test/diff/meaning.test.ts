@@ -60,7 +60,7 @@ describe("diff compares meaning, not keywords (issue 35)", () => {
     // so a declared property of another type is narrowed by it (servers may no longer send a number).
     const narrowed = copySpec();
     editSchema(narrowed, "hook-config.json", (s) => {
-      const [name] = Object.keys(s.properties);
+      const name = Object.keys(s.properties)[0] as string;
       s.properties[name] = { type: ["string", "integer"] };
     });
     const found = diffDocuments(loadContract(narrowed), ours).filter((c) => c.breaking);
