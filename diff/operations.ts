@@ -36,7 +36,9 @@ export function operationsOf(contract: Contract): Map<string, Operation> {
       const op = item[method];
       if (!isObject(op)) continue;
       const id = typeof op.operationId === "string" ? op.operationId : `${method.toUpperCase()} ${path}`;
-      out.set(id, { id, path, method, node: op, loc: child(r.loc, method), item, itemLoc: r.loc, at: pointer("paths", path, method) });
+      // Without an operationId, matched by method and path shape: a renamed path variable is the same operation.
+      const key = typeof op.operationId === "string" ? op.operationId : `${method.toUpperCase()} ${templateShape(path)}`;
+      out.set(key, { id, path, method, node: op, loc: child(r.loc, method), item, itemLoc: r.loc, at: pointer("paths", path, method) });
     }
   }
   return out;
@@ -56,11 +58,11 @@ export function compareOperations(ctx: DiffContext): Change[] {
     const b = bOps.get(id);
     const h = hOps.get(id);
     if (b && !h) {
-      out.push(fixedChange("operation-removed", ["clients"], b.at, `operation ${b.method.toUpperCase()} ${b.path} removed`, { operation: id }));
+      out.push(fixedChange("operation-removed", ["clients"], b.at, `operation ${b.method.toUpperCase()} ${b.path} removed`, { operation: b.id }));
       continue;
     }
     if (!b && h) {
-      out.push(fixedChange("operation-added", ["servers"], h.at, `operation ${h.method.toUpperCase()} ${h.path} added`, { operation: id }));
+      out.push(fixedChange("operation-added", ["servers"], h.at, `operation ${h.method.toUpperCase()} ${h.path} added`, { operation: h.id }));
       continue;
     }
     out.push(...compareOperation(ctx, b!, h!));

@@ -25,6 +25,25 @@ describe("diff compares meaning, not keywords (issue 35)", () => {
     const forward = diffDocuments(ours, loadContract(spec));
     expect(summary(forward)).toBe("");
     expect(summary(diffDocuments(loadContract(spec), ours))).toBe("");
+    // An operation without an operationId is matched by method and path shape: the same there.
+    const unnamed = (rename: boolean) => {
+      const copy = copySpec();
+      editOpenApi(copy, (d) => {
+        const key = "/repos/{owner}/{repo}/hooks/{hook_id}";
+        delete d.paths[key].get.operationId;
+        if (rename) {
+          d.paths["/repos/{owner}/{repo}/hooks/{id}"] = d.paths[key];
+          delete d.paths[key];
+          d.components.parameters.hook_id.name = "id";
+          for (const [path, item] of Object.entries(d.paths)) if (path.includes("{hook_id}")) {
+            d.paths[path.replace("{hook_id}", "{id}")] = item;
+            delete d.paths[path];
+          }
+        }
+      });
+      return loadContract(copy);
+    };
+    expect(summary(diffDocuments(unnamed(false), unnamed(true)))).toBe("");
     // A real move is still one: the renamed variable in another place of the path.
     const moved = copySpec();
     editOpenApi(moved, (d) => {
