@@ -307,5 +307,14 @@ describe("service-contract diff", () => {
       // An enum replaced by "any non-empty string" in a response widens it: clients, never servers.
       expect(changes.filter((c) => /^response-enum-removed$/.test(c.kind) && c.for.includes("servers"))).toEqual([]);
     });
+
+    it("the components renamed for the generators (issue 35 point 1, merged as ad256b8) change nothing of the contract", async () => {
+      const { changes } = await diffContracts(loadContract(at("408c4fb")), loadContract(at("ad256b8")));
+      // OAuthTokenError → OauthTokenError, HookDeliveryDetail → HookDeliveryAttempt: the same schemas.
+      expect(changes.filter((c) => !c.rule).map((c) => `${c.kind} ${c.message}`)).toEqual([]);
+      // Only the rule table: a decision whose text names the renamed component is reworded, which
+      // the rule table judges by text (whom its cases judge), not by meaning.
+      expect(changes.filter((c) => c.breaking).map((c) => c.rule)).toEqual(["D-OAUTH-AUTHORIZE-ERRORS"]);
+    });
   });
 });
