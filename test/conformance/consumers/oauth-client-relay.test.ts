@@ -4,11 +4,11 @@
  * reference behind its proxy, no browser: each token request is recorded with its client (body
  * or HTTP Basic) and its answer read in the format asked for; an error answer gets the status the
  * client's profile gives token errors (400 here, 200 — the reference's — for a client whose
- * profile says nothing), its body unchanged.
+ * profile says nothing), its body unchanged. The profile takes 200 or a 4xx there.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../cli/free-port.ts";
-import { startAuthorizationServer, type AuthorizationServer, type ClientProfile } from "../../../conformance/consumers/oauth-client/index.ts";
+import { checkClientProfile, startAuthorizationServer, type AuthorizationServer, type ClientProfile } from "../../../conformance/consumers/oauth-client/index.ts";
 import { ceiling } from "../../ceilings.ts";
 
 let server: AuthorizationServer;
@@ -54,5 +54,13 @@ describe("the suite's authorization server relays token answers", () => {
     const r = await exchange({}, { client_id: "github-style-client", client_secret: "wrong", code: "0".repeat(40) });
     expect(r.status).toBe(200);
     expect(r.recorded.answer).toMatchObject({ mediaType: "application/x-www-form-urlencoded", fields: { error: "incorrect_client_credentials" } });
+  });
+});
+
+describe("the profile's tokenErrorStatus", () => {
+  it("is 200 or a 4xx", () => {
+    const base = { ...profile("c"), authUrl: "http://127.0.0.1:9" };
+    for (const ok of [200, 400, 401]) expect(checkClientProfile({ ...base, tokenErrorStatus: ok }).tokenErrorStatus).toBe(ok);
+    for (const bad of [201, 302, 500, "400"]) expect(() => checkClientProfile({ ...base, tokenErrorStatus: bad })).toThrow(/tokenErrorStatus/);
   });
 });
