@@ -17,7 +17,7 @@
 import { HttpClient, type HttpResponse } from "../core/http.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
 import type { Profile, ProfileUser } from "../core/profile.ts";
-import { extractForms, formData, type HtmlForm, type SubmitButton } from "./html-forms.ts";
+import { extractForms, formData, MAX_FORM_PAGE_CHARS, type HtmlForm, type SubmitButton } from "./html-forms.ts";
 
 export const AUTHORIZE_PATH = "/login/oauth/authorize";
 const MAX_STEPS = 12;
@@ -187,7 +187,8 @@ export async function authorizeWithForm(profile: Profile, authUrl: string, query
       res = await submit(url, choice.form, {}, choice.button);
       continue;
     }
-    throw new CaseFailure(`the page at ${url.pathname} has neither the login form (${loginField}, ${passwordField}) nor a consent button to ${decision}`, {
+    const cut = res.text.length > MAX_FORM_PAGE_CHARS ? ` in its first ${MAX_FORM_PAGE_CHARS / 1024} KiB (the rest of a page is not read)` : "";
+    throw new CaseFailure(`the page at ${url.pathname} has neither the login form (${loginField}, ${passwordField}) nor a consent button to ${decision}${cut}`, {
       expected: `a form with ${decision === "approve" ? consent?.approve ?? "an Authorize button" : consent?.deny ?? "a Deny button"}`,
       actual: snippet(res.text),
     });
