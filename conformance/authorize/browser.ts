@@ -13,9 +13,11 @@
  * the identity providers the profile names in `authorize.allowOrigins`) that carries a secret of
  * the profile in its URL or body — a login form posting elsewhere, a script sending the typed
  * password away — is failed in the browser, unsent, and the case fails against D-URL-ORIGINS.
+ * A context-wide route makes the same check on the requests the page's session does not see
+ * (popups, frames of other sites); service workers are blocked.
  * One Chromium per run, launched on first use; a fresh browser context (no cookies) per call.
  */
-import type { Browser, CDPSession, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { Profile } from "../core/profile.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
 import { carriesSecret, homeOrigins, profileSecrets, secretLeavesHome } from "../core/credentials-home.ts";
@@ -133,6 +135,29 @@ function leaksSecret(request: PausedRequest, url: URL, home: Home): boolean {
   return body === undefined || carriesSecret(request.url, home.secrets) || carriesSecret(body, home.secrets);
 }
 
+/**
+ * The same check on every request of the browser context — popups the page opens and frames of
+ * other sites included, which the page's own DevTools session does not see. (Playwright's routes
+ * miss requests a redirect started; the page's Fetch pause above sees those.)
+ */
+async function guardContext(context: BrowserContext, home: Home, leaked: Deferred<CaseFailure>): Promise<void> {
+  await context.route("**/*", async (route) => {
+    const request = route.request();
+    let url: URL | undefined;
+    try {
+      url = new URL(request.url());
+    } catch {
+      url = undefined;
+    }
+    const body = request.postDataBuffer();
+    const paused: PausedRequest = { url: request.url(), hasPostData: body !== null, postData: body?.toString("utf8") };
+    if (url && /^https?:$/.test(url.protocol) && leaksSecret(paused, url, home)) {
+      leaked.resolve(secretLeavesHome(url.href, home.origins, "a credential of the profile (in the URL or body of a request the page made)"));
+      await route.abort("blockedbyclient").catch(() => undefined);
+    } else await route.fallback().catch(() => undefined);
+  });
+}
+
 /** Catch the page load that ends the flow: record it, abort it; stop secrets leaving home; let everything else through. */
 async function interceptRedirect(session: CDPSession, isFinal: (url: URL) => boolean, caught: Deferred<URL>, home: Home, leaked: Deferred<CaseFailure>): Promise<void> {
   session.on("Fetch.requestPaused", (event: { requestId: string; resourceType: string; request: PausedRequest }) => {
@@ -245,11 +270,13 @@ export function browserAuthorizer(profile: Profile, authUrl: string, baseUrl: st
         throw new SkipCase("the profile names no deny button (authorize.consent.deny)");
       }
       const isFinal = redirectMatcher(profile, authUrl, query);
-      const context = await (await browser()).newContext();
+      // Service workers blocked: their requests would pass by both checks.
+      const context = await (await browser()).newContext({ serviceWorkers: "block" });
       try {
+        const leaked = deferred<CaseFailure>();
+        await guardContext(context, home, leaked);
         const page = await context.newPage();
         const caught = deferred<URL>();
-        const leaked = deferred<CaseFailure>();
         await interceptRedirect(await context.newCDPSession(page), isFinal, caught, home, leaked);
         // A secret stopped on its way out fails the case whatever the page did next.
         const stopped = leaked.promise.then((failure) => Promise.reject(failure));

