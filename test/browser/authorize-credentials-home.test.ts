@@ -33,7 +33,7 @@ describe("credentials stay home: the browser driver", () => {
     expect(JSON.stringify(summary)).not.toContain(SECRETS.password);
   }, ceiling(60_000));
 
-  it.each(["image", "popup"] as const)("does not let the page's script send the typed password to another origin by %s", async (how, ctx) => {
+  for (const how of ["image", "popup"] as const) it(`does not let the page's script send the typed password to another origin by ${how}`, async (ctx) => {
     const skip = await chromiumSkip();
     if (skip) return ctx.skip(skip);
     sites = await startForeignLogin(how);
