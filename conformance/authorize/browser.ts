@@ -17,10 +17,11 @@
  * (popups, frames of other sites); service workers are blocked.
  * One Chromium per run, launched on first use; a fresh browser context (no cookies) per call.
  */
-import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import type { Browser, CDPSession, Page } from "playwright-core";
 import type { Profile } from "../core/profile.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
-import { carriesSecret, homeOrigins, profileSecrets, secretLeavesHome } from "../core/credentials-home.ts";
+import { homeOrigins, profileSecrets, secretLeavesHome } from "../core/credentials-home.ts";
+import { guardContext, leaksSecret, type Home, type PausedRequest } from "./browser-guard.ts";
 
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
@@ -103,59 +104,6 @@ async function describePage(page: Page): Promise<string> {
     .innerText({ timeout: 1000 })
     .catch(() => "");
   return `${page.url()} "${title}": ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`;
-}
-
-/** Where secrets may go (the target's origins and the profile's identity providers), and which. */
-interface Home {
-  origins: ReadonlySet<string>;
-  secrets: readonly string[];
-}
-
-interface PausedRequest {
-  url: string;
-  hasPostData?: boolean;
-  postData?: string;
-  postDataEntries?: { bytes?: string }[];
-}
-
-/** The body of a paused request as far as DevTools hands it over; undefined when there is one it does not. */
-function bodyOf(request: PausedRequest): string | undefined {
-  if (!request.hasPostData) return "";
-  if (request.postDataEntries?.length) return request.postDataEntries.map((e) => Buffer.from(e.bytes ?? "", "base64").toString("utf8")).join("");
-  return request.postData;
-}
-
-/**
- * A request leaving home with a secret: its URL or body carries one, or it has a body DevTools
- * did not hand over (not knowing is no licence to send it).
- */
-function leaksSecret(request: PausedRequest, url: URL, home: Home): boolean {
-  if (home.origins.has(url.origin)) return false;
-  const body = bodyOf(request);
-  return body === undefined || carriesSecret(request.url, home.secrets) || carriesSecret(body, home.secrets);
-}
-
-/**
- * The same check on every request of the browser context — popups the page opens and frames of
- * other sites included, which the page's own DevTools session does not see. (Playwright's routes
- * miss requests a redirect started; the page's Fetch pause above sees those.)
- */
-async function guardContext(context: BrowserContext, home: Home, leaked: Deferred<CaseFailure>): Promise<void> {
-  await context.route("**/*", async (route) => {
-    const request = route.request();
-    let url: URL | undefined;
-    try {
-      url = new URL(request.url());
-    } catch {
-      url = undefined;
-    }
-    const body = request.postDataBuffer();
-    const paused: PausedRequest = { url: request.url(), hasPostData: body !== null, postData: body?.toString("utf8") };
-    if (url && /^https?:$/.test(url.protocol) && leaksSecret(paused, url, home)) {
-      leaked.resolve(secretLeavesHome(url.href, home.origins, "a credential of the profile (in the URL or body of a request the page made)"));
-      await route.abort("blockedbyclient").catch(() => undefined);
-    } else await route.fallback().catch(() => undefined);
-  });
 }
 
 /** Catch the page load that ends the flow: record it, abort it; stop secrets leaving home; let everything else through. */
