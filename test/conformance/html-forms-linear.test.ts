@@ -62,11 +62,14 @@ describe("the form reader on hostile pages", () => {
   });
 
   it.each(Object.entries(HOSTILE))("reads a page of %s as fast as a plain page of that size, and 2 MiB of it as fast as the part it reads", (_kind, unit) => {
-    // A quadratic reader takes hundreds of times as long as on the plain page (seconds, not ms).
+    // A quadratic reader takes hundreds of times as long as on the plain page (the regex reader:
+    // 43 s against 81 ms at 256 KiB). A linear one stays within a small factor — one giant token
+    // (an unclosed `<script` 512 KiB long) costs the tokenizer a few times what markup does, and a
+    // busy machine adds its noise — so the bound is 12: far below a square, clear of both.
     const hostile = timeOf(hostilePage(unit, SIZE), 2);
-    expect(hostile / plain, `${SIZE / 1024} KiB: plain ${plain.toFixed(1)} ms, hostile ${hostile.toFixed(1)} ms`).toBeLessThan(6);
-    const huge = timeOf(hostilePage(unit, 2 * 1024 * 1024), 2);
-    expect(huge / plainCapped, `plain ${MAX_FORM_PAGE_CHARS / 1024} KiB: ${plainCapped.toFixed(1)} ms, hostile 2 MiB: ${huge.toFixed(1)} ms`).toBeLessThan(6);
+    expect(hostile / plain, `${SIZE / 1024} KiB: plain ${plain.toFixed(1)} ms, hostile ${hostile.toFixed(1)} ms`).toBeLessThan(12);
+    const huge = timeOf(hostilePage(unit, 2 * 1024 * 1024), 3);
+    expect(huge / plainCapped, `plain ${MAX_FORM_PAGE_CHARS / 1024} KiB: ${plainCapped.toFixed(1)} ms, hostile 2 MiB: ${huge.toFixed(1)} ms`).toBeLessThan(12);
   });
 
   it("reads forms in the first MAX_FORM_PAGE_CHARS of a page and none after", () => {
