@@ -105,10 +105,10 @@ export function upstreamUrl(target: string | undefined, upstream: string): URL |
   }
 }
 
-/** Forwards origin-form requests to `upstream` byte for byte, but token requests through token-relay.ts (recorded with their answers). */
 /** Token errors keep the reference's status, and no code is spent first, unless `relay` says otherwise. */
 const PLAIN_RELAY: RelayOptions = { errorStatus: () => 200, spendFirst: () => false };
 
+/** Forwards origin-form requests to `upstream` byte for byte, but token requests through token-relay.ts (recorded with their answers). */
 export function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[], relay: RelayOptions = PLAIN_RELAY): Server {
   const server = createServer((req, res) => {
     void (async () => {
