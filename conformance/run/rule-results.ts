@@ -8,6 +8,7 @@
 import type { CaseResult, LevelCounts, RuleResult, RunSummary } from "../core/types.ts";
 import type { Decisions } from "../core/decisions.ts";
 import type { Finding } from "./context.ts";
+import { areaOf, sameArea } from "./finding-area.ts";
 
 /** The rule a failed case counts against. */
 export function failedRule(result: CaseResult): string | undefined {
@@ -20,11 +21,18 @@ export function failedRule(result: CaseResult): string | undefined {
  * take it, the rule still fails, and the case that read the response carries a note.
  */
 export function applyFindings(results: CaseResult[], findings: readonly Finding[]): void {
-  const byRule = new Map<string, Finding[]>();
-  for (const f of findings) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
-  for (const [rule, list] of byRule) {
+  // A finding stays in the area of the case that read the response (finding-area.ts).
+  const byRule = new Map<string, { rule: string; area: string | undefined; list: Finding[] }>();
+  for (const f of findings) {
+    const area = areaOf(results, f.seenIn);
+    const key = `${f.rule}\0${area ?? ""}`;
+    const entry = byRule.get(key) ?? { rule: f.rule, area, list: [] };
+    entry.list.push(f);
+    byRule.set(key, entry);
+  }
+  for (const { rule, area, list } of byRule.values()) {
     const first = list[0]!;
-    const owner = results.find((r) => r.status === "passed" && r.rules?.includes(rule));
+    const owner = results.find((r) => r.status === "passed" && r.rules?.includes(rule) && sameArea(r, area));
     if (owner) {
       owner.status = "failed";
       owner.failure = { message: `${first.message} (seen in ${first.seenIn})`, pointer: first.pointer, actual: first.actual, curl: first.curl, rule, seenIn: first.seenIn };

@@ -18,7 +18,7 @@ export function errorBody(message: string, documentationUrl: string = DEFAULT_DO
 export function validationFailed(
   errors: readonly ValidationErrorItem[],
   documentationUrl: string = DEFAULT_DOCUMENTATION_URL,
-): ErrorBody & { errors: ValidationErrorItem[]; documentation_url: string } {
+): { message: "Validation Failed"; errors: ValidationErrorItem[]; documentation_url: string } {
   return { message: "Validation Failed", errors: [...errors], documentation_url: documentationUrl };
 }
 
