@@ -51,7 +51,7 @@ describe("the profile's notImplemented", () => {
 });
 
 describe("findings stay in their area", () => {
-  const result = (id: string, area: CaseResult["area"], rules: string[]): CaseResult => ({ id, area, rules, status: "passed", durationMs: 1, notes: [], title: id }) as CaseResult;
+  const result = (id: string, area: CaseResult["area"], rules: string[]): CaseResult => ({ id, area, rules, status: "passed", durationMs: 1, notes: [], title: id, seed: "—" });
   it("a feed's response does not fail an issue-events case; a contract case may take it", () => {
     const results = [result("FEEDS-ETAG-001", "feeds", ["S-FEED-ETAG"]), result("ISSUE-EVENTS-LIST-001", "issue-events", ["S-ERROR-SHAPE"])];
     applyFindings(results, [{ rule: "S-ERROR-SHAPE", seenIn: "FEEDS-ETAG-001", message: "listOrgEvents 501: …", curl: "curl …" }]);
