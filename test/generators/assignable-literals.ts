@@ -38,12 +38,25 @@ export interface Literal {
   value: Json;
 }
 
-/** One literal per valid example of each schema file, typed by the schema's title. */
+function contract(): Record<string, Json> {
+  return parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as Record<string, Json>;
+}
+
+/** Schema file (`activity/push`) → its component's name, the generated type's (`PushEvent`). */
+export function componentNames(): Map<string, string> {
+  const schemas = ((contract().components as Record<string, Json>).schemas ?? {}) as Record<string, { $ref?: string }>;
+  return new Map(
+    Object.entries(schemas).flatMap(([name, s]) => (typeof s.$ref === "string" && s.$ref.startsWith("schemas/") ? [[s.$ref.slice("schemas/".length).replace(/\.json$/, ""), name] as [string, string]] : [])),
+  );
+}
+
+/** One literal per valid example of each schema file, typed by the schema's component. */
 export function schemaLiterals(): Literal[] {
+  const names = componentNames();
   return readSchemaFiles(join(root, "spec/schemas")).flatMap((s) => {
-    const title = s.schema.title;
+    const title = names.get(s.name);
     const dir = join(root, "spec/examples", s.name);
-    if (typeof title !== "string" || !existsSync(dir)) return [];
+    if (title === undefined || !existsSync(dir)) return [];
     return readdirSync(dir)
       .filter((f) => f.startsWith("valid") && f.endsWith(".json"))
       .sort()
@@ -53,7 +66,7 @@ export function schemaLiterals(): Literal[] {
 
 /** One literal per example of each operation's response body, typed by that body. */
 export function responseLiterals(): Literal[] {
-  const doc = parse(readFileSync(join(root, "spec/openapi.yaml"), "utf8")) as Record<string, Json>;
+  const doc = contract();
   const out: Literal[] = [];
   for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) {

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ASSIGNABLE_FILE, EXTRAS, assignableText, responseLiterals, schemaLiterals } from "./assignable-literals.ts";
+import { ASSIGNABLE_FILE, EXTRAS, assignableText, componentNames, responseLiterals, schemaLiterals } from "./assignable-literals.ts";
 import { readSchemaFiles } from "../../generators/schema-files.ts";
 
 const root = join(import.meta.dirname, "../..");
@@ -25,9 +25,10 @@ describe("plain literals of the contract's shape, assigned to the generated type
   });
 
   it("covers every activity event type and the feed page", () => {
+    const names = componentNames();
     const events = readSchemaFiles(join(root, "spec/schemas"))
       .filter((s) => s.name.startsWith("activity/"))
-      .map((s) => `T.${String(s.schema.title)}`);
+      .map((s) => `T.${names.get(s.name)}`);
     expect(events.length).toBeGreaterThan(20);
     const typed = new Set(schemaLiterals().map((l) => l.type));
     expect(events.filter((t) => !typed.has(t))).toEqual([]);
