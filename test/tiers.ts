@@ -27,6 +27,7 @@
 export const INTEGRATION: readonly string[] = [
   // The packed package and the README.
   "test/package/consumer.test.ts",
+  "test/package/stub-server.test.ts",
   "test/cli/readme-examples.test.ts",
   "test/conformance/package-export.test.ts",
   "test/validators/package-export.test.ts",
