@@ -11,7 +11,21 @@ import type { IndependentServer } from "./independent-server/server.ts";
 import { LIMITS } from "./independent-server/http.ts";
 
 /** The independent server's departures from the contract, one line each (the choice in the comment). */
-export const DECISIONS: Record<string, DecisionSetting> = {};
+export const DECISIONS: Record<string, DecisionSetting> = {
+  "D-ACTIVITY-ID": "opaque", // activity event ids are "evt-<uuid>", no order in them
+  "D-OAUTH-TOKEN-ERROR-STATUS": 400, // token errors answered 400 (RFC 6749 §5.2)
+  "D-SIGNATURE": "sha256", // X-Hub-Signature: sha256=… only
+  "D-RATE-RESET": "off", // limits 4000 / 600 an hour, and no X-RateLimit-Reset
+  "D-ERRORS": "off", // its own error body { problem, detail }
+  "D-ETAG": "off", // weak ETags W/"…"
+  "D-HOOK-ENDPOINTS": "off", // hook creation 200, deletion 200 with a body
+  "D-PING-ENDPOINT": "off", // ping answers 202
+  "D-LINK-FIRST-PREV": "off", // Link has next and last only
+  "D-SERVICE-CATALOG-SHAPE": "off", // GET /hooks is { services: [{ key, accepts, settings }] }
+  "D-OAUTH-REVIEW-PAGE": "off", // the review page redirects a signed-out visitor to its sign-in page
+  "D-OAUTH-TOKEN-FORMATS": "off", // XML children in the order access_token, scope, token_type
+  "D-NONWEB-APP-TOKENS": "off", // no /applications API
+};
 
 /** The events its trigger endpoint can make happen. */
 const EVENTS = ["push", "create", "delete", "watch", "release", "issues", "issue_comment", "subscribed", "mentioned", "milestoned", "demilestoned", "renamed", "locked", "unlocked", "referenced"];

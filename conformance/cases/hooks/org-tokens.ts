@@ -41,7 +41,9 @@ function orgHooks(ctx: CaseContext, token: string, op: "listOrgHooks" | "getOrgH
 async function listedIds(ctx: CaseContext, token: string, who: string): Promise<number[]> {
   const res = await orgHooks(ctx, token, "listOrgHooks");
   check.status(res.status, 200, `GET /orgs/${ctx.profile.org}/hooks with ${who}`);
-  return res.json<Hook[]>().map((h) => h.id);
+  const list = res.json<unknown>();
+  check.ok(Array.isArray(list), `GET /orgs/${ctx.profile.org}/hooks lists the hooks as an array`, { expected: "an array of hooks", actual: res.text.slice(0, 160), pointer: "/body" });
+  return (list as Hook[]).map((h) => h?.id);
 }
 
 export const ORG_TOKEN_CASES: Case[] = [
@@ -50,7 +52,7 @@ export const ORG_TOKEN_CASES: Case[] = [
     title: "An OAuth token manages only the organization hooks its application created; a personal token only those created without one",
     area: "hooks",
     seed: SCOPES_SEED,
-    rules: ["S-SCOPE-HOOKS", "D-REF-HOOKS-ORG-TOKENS"],
+    rules: ["S-SCOPE-HOOKS", "D-REF-HOOKS-ORG-TOKENS", "D-HOOK-ENDPOINTS"],
     needs: [...OAUTH_NEEDS, "user", "org", "receiver"],
     async run(ctx) {
       const mine = await personalToken(ctx);
@@ -60,10 +62,14 @@ export const ORG_TOKEN_CASES: Case[] = [
       const made: { id: number; token: string }[] = [];
       const create = async (token: string, who: string, label: string): Promise<number> => {
         const res = await orgHooks(ctx, token, "createOrgHook", { json: createBody(receiverOf(ctx).url(hookPath("HOOKS-OWNERSHIP-001", label)), { events: ["repository"] }) });
-        check.status(res.status, 201, `POST /orgs/${org}/hooks with ${who}`);
-        const id = res.json<Hook>().id;
-        made.push({ id, token });
-        return id;
+        // On the clean-up list before any check, so a hook made with an unexpected status is removed too.
+        const body = res.status >= 200 && res.status < 300 ? res.json<unknown>() : undefined;
+        const id = body !== null && typeof body === "object" && Number.isInteger((body as Hook).id) ? (body as Hook).id : undefined;
+        if (id !== undefined) made.push({ id, token });
+        // Creating a hook is the contract's API (the seed shows none): any 2xx with an id, 201 under D-HOOK-ENDPOINTS.
+        check.ok(id !== undefined, `POST /orgs/${org}/hooks with ${who} creates the hook (a 2xx with its id)`, { expected: "2xx with an id", actual: `${res.status} ${res.text.slice(0, 160)}`, pointer: "/status" });
+        ctx.rule("D-HOOK-ENDPOINTS").status(res.status, 201, `POST /orgs/${org}/hooks with ${who}: 201 Created`);
+        return id!;
       };
       try {
         const byApp = await create(oauth, "the OAuth token", "oauth");

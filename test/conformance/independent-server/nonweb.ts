@@ -60,7 +60,11 @@ export class NonWeb {
     const user = req.user;
     const mine = [...this.s.tokens.values()].filter((t) => t.userId === user.id && t.authorizationId !== undefined);
     if (m[1] === undefined) {
-      if (req.method === "GET") return { status: 200, json: mine.map((t) => this.view(t, false)) };
+      if (req.method === "GET") {
+        const page = req.url.searchParams.get("page");
+        if (page !== null && !/^[1-9][0-9]{0,5}$/.test(page)) return problem(422, "bad_page", "page is a whole number from 1");
+        return { status: 200, json: page === null || page === "1" ? mine.map((t) => this.view(t, false)) : [] };
+      }
       if (req.method !== "POST") return problem(405, "method_not_allowed", "GET or POST here");
       const challenge = this.secondFactor(req, user);
       if (challenge) return challenge;
@@ -69,6 +73,7 @@ export class NonWeb {
       const list = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined);
       const scopes = list(body.scopes ?? body.add_scopes ?? []);
       if (!scopes) return problem(422, "invalid", "scopes is a list of scope names");
+      if (body.note !== undefined && (typeof body.note !== "string" || body.note.includes("\u0000") || body.note.length > 1000)) return problem(422, "invalid", "note is a text without NUL, at most 1000 characters");
       const token = this.s.newToken(user.id, normalize(scopes), { authorizationId: this.s.nextAuthorization(), ...(typeof body.note === "string" ? { note: body.note } : {}) });
       return { status: 201, json: this.view(token, true) };
     }

@@ -91,6 +91,11 @@ export class WebHost {
     return { id: newId, ...created, fresh: true };
   }
 
+  /** Absolute, on this host (a relative Location is HTTP's too; this server writes them whole). */
+  private here(req: Req, path: string): string {
+    return new URL(path, req.url.origin).href;
+  }
+
   private setCookie(sess: { id: string; fresh: boolean }): Record<string, string> {
     return sess.fresh ? { "set-cookie": `indie_sid=${sess.id}; Path=/; HttpOnly; SameSite=Lax` } : {};
   }
@@ -122,7 +127,7 @@ export class WebHost {
     this.s.sessions.delete(sess.id);
     const id = randomBytes(16).toString("hex");
     this.s.sessions.set(id, { userId: user.id, csrf: randomBytes(12).toString("hex") });
-    return { status: 303, headers: { location: returnTo, "set-cookie": `indie_sid=${id}; Path=/; HttpOnly; SameSite=Lax` } };
+    return { status: 303, headers: { location: this.here(req, returnTo), "set-cookie": `indie_sid=${id}; Path=/; HttpOnly; SameSite=Lax` } };
   }
 
   private authorize(req: Req, q: Record<string, string>): Answer {
@@ -132,13 +137,14 @@ export class WebHost {
       return redirect(withQuery(app.callbackUrl, { error: "redirect_uri_mismatch", error_description: "The redirect_uri is not under the registered callback", error_uri: "https://indie.test/docs/oauth#redirect", state: q.state }));
     if (app === SUSPENDED_APP) return redirect(withQuery(app.callbackUrl, { error: "application_suspended", error_description: "This application is suspended", error_uri: "https://indie.test/docs/oauth#suspended", state: q.state }));
     const sess = this.session(req);
-    if (sess.userId === undefined) return redirect(`/session?return_to=${encodeURIComponent(req.url.pathname + req.url.search)}`, this.setCookie(sess));
+    if (sess.userId === undefined) return redirect(this.here(req, `/session?return_to=${encodeURIComponent(req.url.pathname + req.url.search)}`), this.setCookie(sess));
     const target = q.redirect_uri ?? app.callbackUrl;
     // Seed: a user who already has a valid token for the application is not asked again; the scopes are those of last time.
     const grant = this.s.grants.find((g) => g.userId === sess.userId && g.clientId === app.clientId);
     const hasToken = [...this.s.tokens.values()].some((t) => t.userId === sess.userId && t.clientId === app.clientId);
     if (grant && hasToken) return redirect(withQuery(target, { code: this.issueCode(sess.userId, app.clientId, grant.scopes, q.redirect_uri), state: q.state }));
-    const requested = (q.scope ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+    // Commas by the seed; spaces taken too, as OAuth 2 writes scope lists.
+    const requested = (q.scope ?? "").split(/[\s,]+/).filter(Boolean);
     const scopes = this.options.grantUnknownScopes ? [...new Set(requested)] : normalize(requested);
     const hidden = (n: string, v: string | undefined) => (v === undefined ? "" : `<input type="hidden" name="${n}" value="${escapeHtml(v)}">`);
     return html(
@@ -198,7 +204,7 @@ export class WebHost {
 
   private review(req: Req, clientId: string): Answer {
     const sess = this.session(req);
-    if (sess.userId === undefined) return redirect(`/session?return_to=${encodeURIComponent(req.url.pathname)}`, this.setCookie(sess));
+    if (sess.userId === undefined) return redirect(this.here(req, `/session?return_to=${encodeURIComponent(req.url.pathname)}`), this.setCookie(sess));
     const grant = this.s.grants.find((g) => g.userId === sess.userId && g.clientId === clientId);
     if (!grant) return html(404, "<h1>Nothing to review</h1>");
     return html(200, `<h1>${escapeHtml(clientId)}</h1><p>Scopes: ${escapeHtml(grant.scopes.join(", ") || "none")}</p><form method="post" action="${escapeHtml(req.url.pathname)}"><input type="hidden" name="csrf" value="${sess.csrf}"><button type="submit" name="do" value="revoke">Revoke access</button></form>`);
