@@ -30,3 +30,12 @@ export function publicRepo(ctx: CaseContext): RepoName {
   if (!full) ctx.skip("profile has no public repository (repos.public)");
   return splitRepo(full);
 }
+
+/**
+ * Set-up that stands on a decision's endpoint, status or shape (the seed shows none of it): when
+ * the profile switches that decision off, the case is skipped saying which and why, instead of
+ * failing a rule for a choice the target declared.
+ */
+export function needsDecision(ctx: CaseContext, id: string, what: string): void {
+  if (ctx.decisions.off(id)) ctx.skip(`not checked: ${what} is the contract's (${id}), which the profile switches off`);
+}

@@ -34,10 +34,14 @@ function checkBeyondLastPage(ctx: CaseContext, res: HttpResponse, where: string)
   const decided: Checks = ctx.rule("D-INVALID-QUERY");
   decided.status(res.status, 422, `${where}: the contract refuses a page beyond 10 with 422`);
   if (res.status !== 422 || ctx.decisions.off("D-INVALID-QUERY")) return;
-  const body = res.json<{ message?: string; errors?: { field?: string; code?: string }[] }>();
+  // The body's text and errors[] are the validation-error shape's (D-SCHEMA-VALIDATION-ERROR), read only when it is there.
+  if (ctx.decisions.off("D-SCHEMA-VALIDATION-ERROR")) return;
+  const raw = res.json<unknown>();
+  const body = (raw !== null && typeof raw === "object" ? raw : {}) as { message?: string; errors?: unknown };
+  const errors = Array.isArray(body.errors) ? (body.errors as { field?: string }[]) : [];
   const shape: Checks = ctx.rule("D-SCHEMA-VALIDATION-ERROR");
   shape.equal(body.message, "Validation Failed", "the 422 message", "/body/message");
-  decided.ok(body.errors?.some((e) => e.field === "page"), "the error names the field page", { expected: 'an error with field "page"', actual: body.errors, pointer: "/body/errors" });
+  shape.ok(errors.some((e) => e !== null && typeof e === "object" && e.field === "page"), "the error names the field page", { expected: 'an error with field "page"', actual: body.errors, pointer: "/body/errors" });
 }
 
 async function needMore(ctx: CaseContext, feed: Feed, count: number, why: string): Promise<void> {

@@ -10,6 +10,7 @@ import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { checkHookResponse, freshSecret, placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
 import { isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
+import { needsDecision } from "../profile.ts";
 
 interface LoggedAttempt {
   id: number;
@@ -122,6 +123,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE", "D-SIGNATURE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
+      needsDecision(ctx, "D-SCHEMA-DELIVERY-LOG", "the delivery log this case reads");
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json", secret: freshSecret() }, (hook) => checkDetail(ctx, hook, false));
     },
   },
@@ -133,6 +135,8 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE", "D-SIGNATURE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
+      needsDecision(ctx, "D-SCHEMA-DELIVERY-LOG", "the delivery log this case reads");
+      needsDecision(ctx, "D-DELIVERY-CONTENT-TYPE", "a hook of content_type form");
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-002", { contentType: "form" }, (hook) => checkDetail(ctx, hook, true));
     },
   },

@@ -13,10 +13,9 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { ProfileServiceHook } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
-import { HttpClient } from "../../core/http.ts";
 import { check, type Checks } from "../../core/failure.ts";
 import { webhookEvents } from "../../../generated/validators/index.js";
-import { adminToken, createBody, hookRequest, placeName, repoPlace, SEED, type Hook, type Place } from "./support.ts";
+import { adminToken, createBody, hookRequest, placeName, removeQuietly, repoPlace, SEED, type Hook, type Place } from "./support.ts";
 
 interface CatalogEntry {
   name: string;
@@ -105,8 +104,7 @@ async function hooksNamed(ctx: CaseContext, place: Place, name: string): Promise
 
 /** Deletes what a case made, on a side client (the case's last request stays the one reported). */
 async function remove(ctx: CaseContext, place: Place, ids: Iterable<number>): Promise<void> {
-  const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
-  for (const id of ids) await hookRequest(ctx, place, "remove", { id, client: side }).catch(() => undefined);
+  for (const id of ids) await removeQuietly(ctx, place, id);
 }
 
 const is2xx = (res: HttpResponse) => res.status >= 200 && res.status < 300;

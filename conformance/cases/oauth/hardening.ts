@@ -11,6 +11,7 @@ import type { Case } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { app, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken, tokenFor } from "./support.ts";
 import { createToken, freshNote, NONWEB_SEED, nonweb, requireAuthorizationsApi, tidy, userBasic } from "./nonweb-support.ts";
+import { needsDecision } from "../profile.ts";
 
 export const HARDENING_CASES: Case[] = [
   {
@@ -38,9 +39,10 @@ export const HARDENING_CASES: Case[] = [
     title: "Revoking the application's token through the API ends a code issued before it",
     area: "oauth",
     seed: "Authentication › Web application flow",
-    rules: ["D-REF-REVOKE-ENDS-CODES"],
+    rules: ["D-REF-REVOKE-ENDS-CODES", "D-NONWEB-APP-TOKENS"],
     needs: OAUTH_NEEDS,
     async run(ctx) {
+      needsDecision(ctx, "D-NONWEB-APP-TOKENS", "revoking through the application API");
       const { token } = await tokenFor(ctx, "repo");
       // The grant now covers `repo`: this authorize completes at once with a new code.
       const { code } = await expectCode(ctx, { scope: "repo", state: freshState() });
