@@ -25,6 +25,34 @@ export const DECISIONS: Record<string, DecisionSetting> = {
   "D-OAUTH-REVIEW-PAGE": "off", // the review page redirects a signed-out visitor to its sign-in page
   "D-OAUTH-TOKEN-FORMATS": "off", // XML children in the order access_token, scope, token_type
   "D-NONWEB-APP-TOKENS": "off", // no /applications API
+  "D-SCHEMA-VALIDATION-ERROR": "off", // a 422 is { problem, detail }, no errors[]
+  "D-SCHEMA-LAST-RESPONSE": "off", // hooks carry no last_response
+  "D-SCHEMA-DELIVERY-LOG": "off", // no delivery log API
+  "D-SCHEMA-WEBHOOK-PUSH": "off", // its own, shorter push payload
+  "D-SCHEMA-WEBHOOK-MIRROR": "off", // payloads of its own (repository without description, fork, …)
+  "D-SCHEMA-WEBHOOK-PING": "off", // an organization hook's ping carries no organization
+  "D-SCHEMA-ACTIVITY-FEED-OBJECTS": "off", // feed payloads carry short objects (a comment without its URLs)
+  "D-SCOPE-HEADERS": "off", // X-OAuth-Scopes joined with "," (no space)
+  "D-SCHEMA-AUTHORIZATION-TOKEN": "off", // no token_last_eight / hashed_token
+  "D-NONWEB-AUTHORIZATIONS": "off", // POST /authorizations answers 201 without Location, no note_url / fingerprint
+  "D-REF-NONWEB-GET-CREATE": "off", // no PUT /authorizations/clients/…
+  "D-REF-NONWEB-DUPLICATE-NOTE": "off", // the same note twice is taken
+  "D-REQ-WRONG-CONTENT-TYPE": "off", // a body it cannot read is 400, whatever its Content-Type
+  "D-REF-NONWEB-PATH-PARAMETERS": "off", // no length limit on path parameters: an unknown user is 404
+  "D-REQ-MALFORMED-ESCAPE": "off", // a malformed %-escape in the path is 404
+  "D-REF-HOOKS-EGRESS": "off", // a hook may post to any http(s) host
+  "D-REF-HOOKS-CAP": "off", // no cap on hooks per place
+  "D-REF-HOOKS-EVENTS": "off", // two webhooks may share a URL
+  "D-SCHEMA-HOOK-RESPONSE": "off", // a hook has no deliveries_url, config without defaults
+  "D-REF-HOOKS-SERVICE-CATALOG": "off", // a service hook is created with 200, a second one refused
+  "D-DELIVERY-CONTENT-TYPE": "off", // JSON deliveries only
+  "D-DELIVERY-RETRIES": "off", // no retries
+  "D-REF-HOOKS-POST-TESTS": "off", // no test endpoint
+  "D-ANONYMOUS-ACCESS": "off", // any token of the user reads its organization dashboard (no repo needed)
+  "D-REF-NONWEB-NO-APP-TOKENS": "off", // a personal token's app is { client_id: "none", name: <note> }
+  "D-SCHEMA-TEST-URL": "off", // hooks have no test_url
+  "D-ACTIVITY-PAYLOADS": "off", // payloads name users short: { login, id }
+  "D-REF-OAUTH-NUL-STATE": "off", // any state comes back unchanged, control characters too
 };
 
 /** The events its trigger endpoint can make happen. */

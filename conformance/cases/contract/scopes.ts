@@ -32,6 +32,8 @@ interface Call {
   beyondSeed?: boolean;
   /** The operation works on the delivery log (D-SCHEMA-DELIVERY-LOG): left out without one. */
   delivery?: boolean;
+  /** The decision whose endpoint the operation is (beyond the seed): left out when the profile switches it off. */
+  decision?: string;
 }
 
 function placeParams(place: Place): Record<string, string> {
@@ -81,6 +83,7 @@ async function refused(ctx: CaseContext, call: Call, hook: Installed, deliveryId
   const seedRule: Checks = call.beyondSeed ? missing : check;
   const seedHeaders: Checks = call.beyondSeed ? missing : ctx.rule("S-SCOPE-HEADERS");
   if (call.delivery && deliveryId === undefined) return;
+  if (call.decision && ctx.decisions.off(call.decision)) return;
   const res = await ctx.http.request({ operationId: call.operationId, params: call.params(hook, deliveryId ?? 0), token, ...(call.json ? { json: call.json(ctx) } : {}) });
   const where = `${call.operationId} with a token of scope "${lacking}" (it accepts ${accepted.join(", ")})`;
   seedRule.ok(res.status >= 400 && res.status < 500, `${where}: refused with a 4xx — the seed's scope table grants it only with ${grants.join(", ")}`, { expected: "a 4xx", actual: res.status, pointer: "/status" });
@@ -127,7 +130,7 @@ function group(id: string, title: string, place: "repo" | "org", lacking: string
 }
 
 /** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
-const HOOK_RULES = ["S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-MISSING-SCOPE", "D-SCOPE-HEADERS", "D-HOOK-ENDPOINTS", "D-SCHEMA-DELIVERY-LOG", "D-ERRORS"] as const;
+const HOOK_RULES = ["S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-MISSING-SCOPE", "D-SCOPE-HEADERS", "D-HOOK-ENDPOINTS", "D-SCHEMA-DELIVERY-LOG", "D-ERRORS", "D-REF-HOOKS-POST-TESTS"] as const;
 const RULES: Record<string, readonly string[]> = {
   "CONTRACT-SCOPE-001": HOOK_RULES,
   "CONTRACT-SCOPE-002": HOOK_RULES,
@@ -152,7 +155,7 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
   group("CONTRACT-SCOPE-002", "Writing repository hooks with read:repo_hook only: 403 naming the accepted scopes", "repo", "read:repo_hook", WRITE, [
     { operationId: "createRepoHook", params: onPlace, json: newHookBody },
     { operationId: "updateRepoHook", params: onHook, json: () => ({ active: true }) },
-    { operationId: "testRepoHook", params: onHook, beyondSeed: true },
+    { operationId: "testRepoHook", params: onHook, beyondSeed: true, decision: "D-REF-HOOKS-POST-TESTS" },
     { operationId: "redeliverRepoHookDelivery", params: onDelivery, beyondSeed: true, delivery: true },
   ]),
   group("CONTRACT-SCOPE-003", "Deleting a repository hook with write:repo_hook only: 403 naming the accepted scopes", "repo", "write:repo_hook", DELETE, [{ operationId: "deleteRepoHook", params: onHook }]),

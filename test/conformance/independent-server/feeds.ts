@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { ActivityEvent, State } from "./state.ts";
 import { activityObject, issueEventObject } from "./shapes.ts";
 import { problem, type Answer, type Req } from "./http.ts";
+import { covers } from "./oauth.ts";
 
 const PAGE = 30;
 const PAGES = 10;
@@ -15,8 +16,10 @@ export const POLL_INTERVAL = "45";
 
 /** `page` as a positive integer; undefined when it is not one. */
 function pageOf(req: Req): number | undefined {
-  const raw = req.url.searchParams.get("page");
-  if (raw === null) return 1;
+  const all = req.url.searchParams.getAll("page");
+  if (all.length > 1) return undefined;
+  const raw = all[0];
+  if (raw === undefined) return 1;
   return /^[1-9][0-9]{0,5}$/.test(raw) ? Number(raw) : undefined;
 }
 
@@ -43,12 +46,14 @@ export class Lists {
   private feed(req: Req): ActivityEvent[] | Answer | undefined {
     const p = req.path;
     const viewer = req.user?.id;
-    const visible = (e: ActivityEvent) => e.public || (viewer !== undefined && this.s.canSee(this.s.repoById(e.repoId), viewer));
+    // Private events need a token that may read private repositories (seed: scopes limit a token).
+    const reader = req.token && covers(req.token.scopes, "repo") ? viewer : undefined;
+    const visible = (e: ActivityEvent) => e.public || (reader !== undefined && this.s.canSee(this.s.repoById(e.repoId), reader));
     if (p === "/events") return this.s.events.filter((e) => e.public);
     let m = /^\/(repos|networks)\/([^/]+)\/([^/]+)\/events$/.exec(p);
     if (m) {
       const repo = this.s.repo(m[2]!, m[3]!);
-      if (!repo || !this.s.canSee(repo, viewer)) return problem(404, "not_found", "No such repository");
+      if (!repo || !this.s.canSee(repo, repo.private ? reader : viewer)) return problem(404, "not_found", "No such repository");
       return this.s.events.filter((e) => e.repoId === repo.id && (m![1] === "repos" ? visible(e) : e.public));
     }
     m = /^\/orgs\/([^/]+)\/events$/.exec(p);

@@ -67,7 +67,9 @@ export class Hooks {
     if ("status" in where) return where;
     const mine = this.s.hooks.filter((h) => JSON.stringify(h.place) === JSON.stringify(where.place));
     if (idText === undefined) {
-      if (req.method === "GET") return { status: 200, json: mine.filter((h) => this.mayTouch(req, h)).map((h) => hookObject(this.base(), this.s, h)) };
+      const page = req.url.searchParams.getAll("page");
+      if (page.length > 1 || (page[0] !== undefined && !/^[1-9][0-9]{0,5}$/.test(page[0]))) return problem(422, "bad_page", "page is a whole number from 1");
+      if (req.method === "GET") return { status: 200, json: page[0] !== undefined && page[0] !== "1" ? [] : mine.filter((h) => this.mayTouch(req, h)).map((h) => hookObject(this.base(), this.s, h)) };
       if (req.method === "POST") return this.create(req, where.place, where.repo);
       return problem(405, "method_not_allowed", "GET or POST here");
     }
@@ -99,13 +101,14 @@ export class Hooks {
     const c = value as Record<string, unknown>;
     if (Object.values(c).some((v) => typeof v !== "string")) return "config values are strings";
     if (!service) {
-      if (typeof c.url !== "string" || !/^https?:\/\/[^\s]+$/.test(c.url)) return "config.url is an http(s) URL";
+      if (typeof c.url !== "string" || !/^https?:\/\/[^\s@/]+(\/[^\s]*)?$/.test(c.url)) return "config.url is an http(s) URL without user info";
       if (c.content_type !== undefined && c.content_type !== "json") return "this service delivers JSON only (content_type json)";
     }
     return c as Record<string, string>;
   }
 
   private create(req: Req, place: Hook["place"], repo: Repo | undefined): Answer {
+    const orgOnly = (events: unknown) => repo !== undefined && Array.isArray(events) && events.some((e) => e === "membership" || e === "repository");
     const body = bodyOf(req);
     if (!body) return problem(400, "unreadable", "The body is not a JSON object");
     const name = body.name;
@@ -117,6 +120,8 @@ export class Hooks {
     if (typeof config === "string") return problem(422, "invalid", config);
     const events = body.events === undefined ? (service ? [...service.events] : ["push"]) : this.events(body.events, service ? service.events : WEBHOOK_EVENTS);
     if (typeof events === "string") return problem(422, "invalid", events);
+    // Seed: membership and repository are organization hooks only.
+    if (orgOnly(events)) return problem(422, "invalid", "membership and repository are for organization hooks");
     if (body.active !== undefined && typeof body.active !== "boolean") return problem(422, "invalid", "active is true or false");
     const now = new Date();
     const hook: Hook = { id: this.s.next(), place, name: name as string, events, active: body.active !== false, config, createdBy: { userId: req.user!.id, ...(req.token?.clientId ? { clientId: req.token.clientId } : {}) }, createdAt: now, updatedAt: now };

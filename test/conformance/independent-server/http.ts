@@ -49,11 +49,13 @@ const MAX_BODY = 1 << 20;
 export async function readRequest(raw: IncomingMessage, base: string): Promise<Req | "too-big"> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Past the limit the rest is read and dropped (answering mid-upload would reset the connection).
   for await (const chunk of raw) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return "too-big";
-    chunks.push(chunk as Buffer);
+    if (size > 16 * MAX_BODY) return "too-big";
+    if (size <= MAX_BODY) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_BODY) return "too-big";
   let url: URL;
   try {
     url = new URL(raw.url ?? "/", base);
@@ -87,6 +89,8 @@ export function identify(state: State, req: Req): void {
       const colon = text.indexOf(":");
       const login = colon >= 0 ? text.slice(0, colon) : text;
       const password = colon >= 0 ? text.slice(colon + 1) : "";
+      // Basic is the non-web flow's alone; elsewhere it is no credential at all.
+      if (!req.path.startsWith("/authorizations")) return;
       const user = state.user(login);
       if (user && same(user.password, password)) {
         req.basic = { login, password };

@@ -61,8 +61,9 @@ export class NonWeb {
     const mine = [...this.s.tokens.values()].filter((t) => t.userId === user.id && t.authorizationId !== undefined);
     if (m[1] === undefined) {
       if (req.method === "GET") {
-        const page = req.url.searchParams.get("page");
-        if (page !== null && !/^[1-9][0-9]{0,5}$/.test(page)) return problem(422, "bad_page", "page is a whole number from 1");
+        const pages = req.url.searchParams.getAll("page");
+        const page = pages[0] ?? null;
+        if (pages.length > 1 || (page !== null && !/^[1-9][0-9]{0,5}$/.test(page))) return problem(422, "bad_page", "page is a whole number from 1");
         return { status: 200, json: page === null || page === "1" ? mine.map((t) => this.view(t, false)) : [] };
       }
       if (req.method !== "POST") return problem(405, "method_not_allowed", "GET or POST here");

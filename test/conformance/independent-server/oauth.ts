@@ -45,6 +45,10 @@ export function normalize(requested: readonly string[]): string[] {
 const APPS = [APP, SUSPENDED_APP];
 
 function redirectAllowed(callback: string, given: string): boolean {
+  // Written out before parsing: no fragment, no encoded slash or dot, the host exactly as registered.
+  if (/[#\\\s]|%2f|%5c|%2e|%25|%[01][0-9a-f]|%7f|\/\.\.?(\/|$)/i.test(given)) return false;
+  const origin = new URL(callback).origin;
+  if (!given.startsWith(`${origin}/`) && given !== origin) return false;
   let cb: URL, u: URL;
   try {
     cb = new URL(callback);
@@ -137,7 +141,12 @@ export class WebHost {
       return redirect(withQuery(app.callbackUrl, { error: "redirect_uri_mismatch", error_description: "The redirect_uri is not under the registered callback", error_uri: "https://indie.test/docs/oauth#redirect", state: q.state }));
     if (app === SUSPENDED_APP) return redirect(withQuery(app.callbackUrl, { error: "application_suspended", error_description: "This application is suspended", error_uri: "https://indie.test/docs/oauth#suspended", state: q.state }));
     const sess = this.session(req);
-    if (sess.userId === undefined) return redirect(this.here(req, `/session?return_to=${encodeURIComponent(req.url.pathname + req.url.search)}`), this.setCookie(sess));
+    if (sess.userId === undefined) {
+      // Back here after signing in, without any access_token the URL carried (it must not end up in a page).
+      const back = new URL(req.url.href);
+      back.searchParams.delete("access_token");
+      return redirect(this.here(req, `/session?return_to=${encodeURIComponent(back.pathname + back.search)}`), this.setCookie(sess));
+    }
     const target = q.redirect_uri ?? app.callbackUrl;
     // Seed: a user who already has a valid token for the application is not asked again; the scopes are those of last time.
     const grant = this.s.grants.find((g) => g.userId === sess.userId && g.clientId === app.clientId);
@@ -182,14 +191,21 @@ export class WebHost {
     const accept = (req.header("accept") ?? "").toLowerCase();
     const format = accept.includes("application/json") ? "json" : accept.includes("xml") ? "xml" : "form";
     const reply = (status: number, fields: Record<string, string>): Answer => {
-      if (format === "json") return { status, json: fields };
-      if (format === "xml") return { status, text: `<?xml version="1.0" encoding="UTF-8"?><OAuth>${Object.entries(fields).map(([k, v]) => `<${k}>${escapeHtml(v)}</${k}>`).join("")}</OAuth>`, type: "application/xml; charset=utf-8" };
-      return { status, text: new URLSearchParams(fields).toString(), type: "application/x-www-form-urlencoded; charset=utf-8" };
+      const headers = { "cache-control": "no-store", pragma: "no-cache" };
+      if (format === "json") return { status, headers, json: fields };
+      if (format === "xml") return { status, headers, text: `<?xml version="1.0" encoding="UTF-8"?><OAuth>${Object.entries(fields).map(([k, v]) => `<${k}>${escapeHtml(v)}</${k}>`).join("")}</OAuth>`, type: "application/xml; charset=utf-8" };
+      return { status, headers, text: new URLSearchParams(fields).toString(), type: "application/x-www-form-urlencoded; charset=utf-8" };
     };
     const error = (code: string, description: string) => reply(400, { error: code, error_description: description, error_uri: `https://indie.test/docs/oauth#${code}` });
     const body = bodyOf(req);
-    if (!body) return error("bad_verification_code", "The request could not be read");
-    const str = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : undefined);
+    if (!body) return error("incorrect_client_credentials", "The request could not be read, so no client was named");
+    // A parameter sent twice counts as not sent.
+    const twice = new Set<string>();
+    if ((req.header("content-type") ?? "").includes("x-www-form-urlencoded")) {
+      const form = new URLSearchParams(req.body.toString("utf8"));
+      for (const k of form.keys()) if (form.getAll(k).length > 1) twice.add(k);
+    }
+    const str = (k: string) => (!twice.has(k) && typeof body[k] === "string" ? (body[k] as string) : undefined);
     const app = APPS.find((a) => a.clientId === str("client_id"));
     if (!app || !same(app.clientSecret, str("client_secret") ?? "")) return error("incorrect_client_credentials", "The client_id and/or client_secret passed are incorrect.");
     const redirectUri = str("redirect_uri");
