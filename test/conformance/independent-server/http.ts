@@ -11,6 +11,7 @@ import type { State, Token, User } from "./state.ts";
 /** This server's choice of limits (the seed's sample values are 5000 and 4999). */
 export const LIMITS = { authenticated: 4000, anonymous: 600 };
 
+/** What the API host was asked (the web host's requests apart, in `web`; the test-only trigger endpoint not at all). */
 export interface Counts {
   total: number;
   /** Requests without any credentials. */
@@ -21,6 +22,8 @@ export interface Counts {
   badCredentials: number;
   /** 304 answers (free by the seed). */
   notModified: number;
+  /** Requests to the web host (pages, token exchange): not rate-limited. */
+  web: number;
 }
 
 export interface Req {
@@ -115,10 +118,17 @@ export function identify(state: State, req: Req): void {
 /** Per user (token) or per client address, an hour's window. */
 export class RateLimiter {
   private used = new Map<string, number>();
+  /** Every request per bucket (304s included), for measuring a client's budget. */
+  readonly seen = new Map<string, number>();
   constructor(readonly counts: Counts) {}
 
+  /** What each bucket spent against its limit (304s given back), e.g. `ip:127.0.0.1`, `user:ada`. */
+  spent(): Record<string, number> {
+    return Object.fromEntries(this.used);
+  }
+
   key(req: Req): { key: string; limit: number } {
-    if (req.user) return { key: `user:${req.user.id}`, limit: LIMITS.authenticated };
+    if (req.user) return { key: `user:${req.user.login}`, limit: LIMITS.authenticated };
     return { key: `ip:${req.raw.socket.remoteAddress ?? "?"}`, limit: LIMITS.anonymous };
   }
 
@@ -127,6 +137,7 @@ export class RateLimiter {
     const { key, limit } = this.key(req);
     const used = (this.used.get(key) ?? 0) + 1;
     this.used.set(key, used);
+    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
     return { limit, remaining: Math.max(0, limit - used), ok: used <= limit };
   }
 

@@ -28,6 +28,10 @@ export interface IndependentServer {
   state: State;
   adminKey: string;
   counts: Counts;
+  /** Per rate-limit bucket (`ip:<address>` for no or bad credentials, `user:<login>`): what the requests spent, 304s given back. */
+  spent(): Record<string, number>;
+  /** What the run left on the server: hooks, and tokens and grants the profile did not bring. */
+  leftovers(): { hooks: number[]; tokens: { login: string; note?: string; clientId?: string }[]; grants: { login: string; clientId: string }[]; codes: number; sessions: number };
   close(): Promise<void>;
 }
 
@@ -39,7 +43,7 @@ async function listen(server: Server): Promise<string> {
 export async function startIndependentServer(options: IndependentOptions = {}): Promise<IndependentServer> {
   const state = seedState();
   const adminKey = randomBytes(12).toString("hex");
-  const counts: Counts = { total: 0, anonymous: 0, authenticated: 0, badCredentials: 0, notModified: 0 };
+  const counts: Counts = { total: 0, anonymous: 0, authenticated: 0, badCredentials: 0, notModified: 0, web: 0 };
   const limiter = new RateLimiter(counts);
   let apiBase = "";
   const base = () => apiBase;
@@ -70,6 +74,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         return send(res, problem(413, "too_big", "The body is over 1 MiB"));
       }
       identify(state, req);
+      // The test-only trigger endpoint is the profile's, not the suite's: neither counted nor limited.
+      if (req.path.startsWith("/_indie/")) return send(res, (await apiRoute(req)));
       count(req);
       const rate = limiter.take(req);
       let answer: Answer;
@@ -95,8 +101,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     void (async () => {
       const req = await readRequest(raw, authBase);
       if (req === "too-big") return send(res, problem(413, "too_big", "The body is over 1 MiB"));
-      counts.total++;
-      counts.anonymous++;
+      counts.web++;
       send(res, (await web.handle(req)) ?? problem(404, "not_found", `Nothing at ${req.method} ${req.url.pathname}`));
     })().catch(() => {
       if (!res.headersSent) send(res, problem(500, "oops", "Something broke"));
@@ -112,6 +117,14 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     state,
     adminKey,
     counts,
+    spent: () => limiter.spent(),
+    leftovers: () => ({
+      hooks: state.hooks.map((h) => h.id),
+      tokens: [...state.tokens.values()].filter((t) => !t.fixture).map((t) => ({ login: state.userById(t.userId).login, ...(t.note !== undefined ? { note: t.note } : {}), ...(t.clientId !== undefined ? { clientId: t.clientId } : {}) })),
+      grants: state.grants.map((g) => ({ login: state.userById(g.userId).login, clientId: g.clientId })),
+      codes: state.codes.size,
+      sessions: state.sessions.size,
+    }),
     async close() {
       await Promise.allSettled([...hooks.pending]);
       api.closeAllConnections();
