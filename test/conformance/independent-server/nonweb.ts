@@ -46,7 +46,8 @@ export class NonWeb {
     if (!code) return problem(401, "otp_required", "A two-factor code is needed", { "x-service-otp": "required; app" });
     const step = Math.floor(Date.now() / 30_000);
     const used = this.s.usedOtp.get(user.id) ?? new Set<string>();
-    const ok = [step - 1, step, step + 1].some((n) => same(totp(user.totp!, n), code)) && !used.has(code);
+    // The current step's code only (this server allows no clock drift), and each code once.
+    const ok = same(totp(user.totp!, step), code) && !used.has(code);
     if (!ok) return problem(401, "otp_refused", "That two-factor code is not taken", { "x-service-otp": "required; app" });
     used.add(code);
     this.s.usedOtp.set(user.id, used);
