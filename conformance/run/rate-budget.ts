@@ -7,7 +7,7 @@
  * against a server allowing 60 anonymous requests an hour) would fail cases one by one for a
  * reason that is not theirs — so before the first case the suite reads `X-RateLimit-Remaining`,
  * anonymously and with the token, finds out with one bad token whether the target counts refused
- * credentials against the address, and stops with one line when what is left will not last: how
+ * credentials against the address (its 401 shows one request fewer left), and stops with one line when what is left will not last: how
  * much is left, when it resets, how to raise it.
  *
  * `anonymous` and `user` per area are measured on the reference (every case of an area, counted
@@ -64,17 +64,18 @@ async function left(baseUrl: string, token: string | undefined, fetchImpl: typeo
 }
 
 /**
- * Whether the target counts a request with bad credentials against the client address: one
- * such request between two anonymous reads, and the second read is down by two instead of one.
+ * Whether the target counts a request with bad credentials against the client address: its
+ * answer (a 401, with the seed's rate-limit headers) shows one request fewer left than the
+ * anonymous read before it. A target that does not count it, or sends no header on the 401,
+ * costs nothing here. Returns what is left after it when it counts.
  */
-async function countsRefused(baseUrl: string, before: Left, fetchImpl: typeof fetch): Promise<boolean> {
+async function countsRefused(baseUrl: string, before: Left, fetchImpl: typeof fetch): Promise<Left | undefined> {
   try {
     const bad = await fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", authorization: "token conformance-budget-probe-not-a-token" }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
-    await bad.body?.cancel();
-    const after = await left(baseUrl, undefined, fetchImpl);
-    return after !== undefined && after.remaining <= before.remaining - 2;
+    const after = await readLeft(bad);
+    return after !== undefined && after.remaining < before.remaining ? after : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -109,9 +110,10 @@ export async function rateBudgetProblem(options: { baseUrl: string; token?: stri
     if (need === 0 && (token !== undefined || refused === 0)) continue;
     let l = await left(options.baseUrl, token, fetchImpl);
     // Refused credentials count against the address on some targets: then the run needs those too.
-    if (token === undefined && l && refused > 0 && (await countsRefused(options.baseUrl, l, fetchImpl))) {
+    const counted = token === undefined && l && refused > 0 ? await countsRefused(options.baseUrl, l, fetchImpl) : undefined;
+    if (counted) {
       need += refused;
-      l = await left(options.baseUrl, undefined, fetchImpl);
+      l = counted;
     }
     // The probe itself was one request; what is left after it must cover the run.
     if (l && l.remaining < need) {

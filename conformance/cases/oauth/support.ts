@@ -173,8 +173,8 @@ export async function tokenFor(ctx: CaseContext, scope: string): Promise<{ token
  * the next authorize shows the consent page again, as the cases need). Best effort: nothing here
  * fails the case, and a token still taken afterwards is noted as left behind. Revoking the
  * application's whole grant could also revoke the profile's own token had it come from the same
- * application, so that fallback is only taken when the token API is not there, and noted when it
- * happened.
+ * application, so the review page is used only where the profile switches the token API off, and
+ * it is noted when that happened.
  */
 export async function revokeToken(ctx: CaseContext, token: string): Promise<void> {
   const a = app(ctx);
@@ -182,15 +182,17 @@ export async function revokeToken(ctx: CaseContext, token: string): Promise<void
     try {
       const res = await ctx.http.request({ operationId: "revokeApplicationToken", params: { client_id: a.clientId, access_token: token }, basic: { username: a.clientId, password: a.clientSecret }, validate: false });
       if (res.status >= 200 && res.status < 300) return;
-      ctx.note(`tidying up: revoking the case's token through the application API answered ${res.status}; revoking on the review page instead`);
+      ctx.note(`tidying up: revoking the case's token through the application API answered ${res.status}`);
     } catch (error) {
-      ctx.note(`tidying up: revoking the case's token through the application API failed (${(error as Error).message}); revoking on the review page instead`);
+      ctx.note(`tidying up: revoking the case's token through the application API failed: ${(error as Error).message}`);
     }
-  }
-  try {
-    await revokeOnReviewPage(ctx);
-  } catch (error) {
-    ctx.note(`tidying up: revoking on the review page failed: ${(error as Error).message}`);
+  } else {
+    // Only where the profile says there is no application API: the review page revokes the whole grant.
+    try {
+      await revokeOnReviewPage(ctx);
+    } catch (error) {
+      ctx.note(`tidying up: revoking on the review page failed: ${(error as Error).message}`);
+    }
   }
   try {
     const status = await tokenStatus(ctx, token);
