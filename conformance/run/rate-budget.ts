@@ -2,7 +2,7 @@
  * Rate limits said, not suffered. The suite spends the target's rate limits like any client: a
  * whole run makes 55 anonymous API requests and about 1,050 with the profile's token on a target
  * that, like the reference, does not count what it refuses for credentials — and 207 against the
- * client address (and 987 with users[0]'s tokens) on one that counts every request, bad
+ * client address (and about 990 with users[0]'s tokens) on one that counts every request, bad
  * credentials and 401s included. A target whose limit is spent (a second run within the hour
  * against a server allowing 60 anonymous requests an hour) would fail cases one by one for a
  * reason that is not theirs — so before the first case the suite reads `X-RateLimit-Remaining`,

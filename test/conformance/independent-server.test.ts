@@ -83,7 +83,8 @@ describe("every decision switched off", () => {
       expect(summary.results.filter((r) => /unexpected error/.test(r.failure?.message ?? "")).map(resultLine), all).toEqual([]);
       expect(summary.rules?.filter((r) => r.level === "seed" && r.status === "failed").map((r) => `${r.id}: ${r.failures[0]?.message}`), all).toEqual([]);
       expect(summary.results.filter((r) => r.status === "failed").map(resultLine), all).toEqual([]);
-      expect(summary.levels!.seed.passed, all).toBeGreaterThan(45);
+      // Every seed rule a case names got checked: a switched-off decision skipped only its own assertions.
+      expect(summary.rules?.filter((r) => r.level === "seed" && r.status !== "passed").map((r) => `${r.id}: ${r.status}`), all).toEqual([]);
     },
     ceiling(90_000),
   );

@@ -214,7 +214,7 @@ export function seedState(): State {
   }
   for (let i = 0; i < 5; i++) s.addEvent({ type: "PushEvent", public: false, payload: pushPayload("refs/heads/main"), repoId: strongbox.id, actorId: ada.id, createdAt: new Date(now - (2 + i) * 3600 * 1000) });
 
-  const issue: Issue = { id: s.next(), repoId: playground.id, number: 1, title: "First issue", state: "open", userId: ada.id, labels: [], locked: false, pull: false, createdAt: new Date(now - 60 * DAY), updatedAt: new Date(now - 60 * DAY) };
+  const issue: Issue = { id: s.next(), repoId: playground.id, number: 1, title: "First issue", state: "open", userId: ada.id, labels: [], locked: false, pull: false, createdAt: new Date(now - 130 * DAY), updatedAt: new Date(now - 60 * DAY) };
   s.issues.push(issue);
   // Issue events of every kind the seed lists, for the lists to show.
   const sha = "5f1e5b3a0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f";
@@ -234,6 +234,9 @@ export function seedState(): State {
     ["locked", {}],
     ["unlocked", {}],
   ];
+  // Two older than the feeds' 90-day window, which the issue-event lists still show.
+  s.addIssueEvent({ repoId: playground.id, issueNumber: 1, actorId: ada.id, event: "subscribed", extra: {}, createdAt: new Date(now - 120 * DAY) });
+  s.addIssueEvent({ repoId: playground.id, issueNumber: 1, actorId: ada.id, event: "mentioned", extra: {}, createdAt: new Date(now - 119 * DAY) });
   for (let round = 0; round < 3; round++)
     kinds.forEach(([event, extra], i) => s.addIssueEvent({ repoId: playground.id, issueNumber: 1, actorId: ada.id, event, extra, createdAt: new Date(now - (50 - round * 10) * DAY + i * 60_000) }));
   return s;
