@@ -46,13 +46,19 @@ export const DECISIONS: Record<string, DecisionSetting> = {
   "D-SCHEMA-HOOK-RESPONSE": "off", // a hook has no deliveries_url, config without defaults
   "D-REF-HOOKS-SERVICE-CATALOG": "off", // a service hook is created with 200, a second one refused
   "D-DELIVERY-CONTENT-TYPE": "off", // JSON deliveries only
-  "D-DELIVERY-RETRIES": "off", // no retries
   "D-REF-HOOKS-POST-TESTS": "off", // no test endpoint
   "D-ANONYMOUS-ACCESS": "off", // any token of the user reads its organization dashboard (no repo needed)
   "D-REF-NONWEB-NO-APP-TOKENS": "off", // a personal token's app is { client_id: "none", name: <note> }
   "D-SCHEMA-TEST-URL": "off", // hooks have no test_url
   "D-ACTIVITY-PAYLOADS": "off", // payloads name users short: { login, id }
   "D-REF-OAUTH-NUL-STATE": "off", // any state comes back unchanged, control characters too
+  "D-REF-OAUTH-UNKNOWN-SCOPES": "off", // an unknown scope is dropped, not refused
+  "D-REF-NONWEB-BODY-CLIENT": "off", // client_id / client_secret in a non-web body are ignored
+  "D-REF-NONWEB-LENGTHS": "off", // a note up to 1000 characters, no fingerprint
+  "D-REF-NONWEB-LONE-SURROGATES": "off", // notes taken as JSON gives them
+  "D-REF-NONWEB-NO-STORE": "off", // no Cache-Control on the non-web flow's answers
+  "D-REF-NONWEB-REMOVE-SCOPES": "off", // remove_scopes removes only the names given
+  "D-SCHEMA-AUTHORIZATION-UPDATE": "off", // a PATCH may combine scopes, add_scopes, remove_scopes and note
 };
 
 /** The events its trigger endpoint can make happen. */

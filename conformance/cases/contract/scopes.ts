@@ -79,12 +79,13 @@ async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number |
  */
 async function refused(ctx: CaseContext, call: Call, hook: Installed, deliveryId: number | undefined, token: string, lacking: string, grants: readonly string[]): Promise<void> {
   const accepted = acceptedScopes(call.operationId);
-  const missing: Checks = ctx.rule("D-MISSING-SCOPE");
-  const seedRule: Checks = call.beyondSeed ? missing : check;
-  const seedHeaders: Checks = call.beyondSeed ? missing : ctx.rule("S-SCOPE-HEADERS");
   if (call.delivery && deliveryId === undefined) return;
   if (call.decision && ctx.decisions.off(call.decision)) return;
   const res = await ctx.http.request({ operationId: call.operationId, params: call.params(hook, deliveryId ?? 0), token, ...(call.json ? { json: call.json(ctx) } : {}) });
+  // An operation beyond the seed that the target answers 404 is not there at all: that is its own decision's departure, not the scope's.
+  const missing: Checks = ctx.rule(call.decision && res.status === 404 ? call.decision : "D-MISSING-SCOPE");
+  const seedRule: Checks = call.beyondSeed ? missing : check;
+  const seedHeaders: Checks = call.beyondSeed ? missing : ctx.rule("S-SCOPE-HEADERS");
   const where = `${call.operationId} with a token of scope "${lacking}" (it accepts ${accepted.join(", ")})`;
   seedRule.ok(res.status >= 400 && res.status < 500, `${where}: refused with a 4xx — the seed's scope table grants it only with ${grants.join(", ")}`, { expected: "a 4xx", actual: res.status, pointer: "/status" });
   missing.status(res.status, 403, `${where}: 403 for a missing scope, not ${res.status} (D-MISSING-SCOPE)`);

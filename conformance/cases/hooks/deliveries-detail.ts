@@ -10,7 +10,7 @@ import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { checkHookResponse, freshSecret, placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
 import { isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
-import { needsDecision } from "../profile.ts";
+import { needsDecision, stopAt } from "../profile.ts";
 
 interface LoggedAttempt {
   id: number;
@@ -83,8 +83,10 @@ async function attemptOf(ctx: CaseContext, hook: Installed, guid: string): Promi
   const until = Date.now() + (ctx.profile.deliveryTimeoutMs ?? 10_000);
   for (;;) {
     const res = await ctx.http.request({ operationId: "listRepoHookDeliveries", params: repoParams(hook), token: ctx.profile.users[0]!.token });
-    check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries`);
-    const found = res.json<LoggedAttempt[]>().find((a) => a.guid === guid);
+    // The log is D-SCHEMA-DELIVERY-LOG's: without it this case has nothing to read.
+    const list = res.status === 200 ? res.json<unknown>() : undefined;
+    if (!Array.isArray(list)) stopAt(ctx, "D-SCHEMA-DELIVERY-LOG", `GET ${placeName(hook.place)}/${hook.id}/deliveries lists the hook's deliveries`, { expected: "200 with an array", actual: `${res.status} ${res.text.slice(0, 160)}`, pointer: "/status" });
+    const found = (list as LoggedAttempt[]).find((a) => a?.guid === guid);
     if (found) return found;
     if (Date.now() > until) check.fail(`the delivery log lists the ping the receiver got (guid ${guid})`, { expected: guid, actual: res.json<LoggedAttempt[]>().map((a) => a.guid), pointer: "/body" });
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -13,6 +13,7 @@ import type { CaseContext } from "../../core/types.ts";
 import type { Receiver } from "../../core/receiver.ts";
 import { HttpClient, type HttpResponse } from "../../core/http.ts";
 import { check, type Checks } from "../../core/failure.ts";
+import { stopAt } from "../profile.ts";
 
 export const SEED = {
   subscription: "Events › Webhook subscription",
@@ -155,6 +156,8 @@ export async function installHook(ctx: CaseContext, place: Place, caseId: string
   const path = hookPath(caseId, label);
   const url = receiverOf(ctx).url(path);
   const response = await hookRequest(ctx, place, "create", { json: createBody(url, spec) });
+  // A form hook is the contract's (D-DELIVERY-CONTENT-TYPE; the seed's deliveries are JSON): refused, that is its departure.
+  if (spec.contentType === "form" && !is2xx(response.status)) stopAt(ctx, "D-DELIVERY-CONTENT-TYPE", `POST ${placeName(place)} creates a webhook of content_type form`, { expected: "2xx", actual: `${response.status} ${response.text.slice(0, 200)}`, pointer: "/status" });
   check.ok(is2xx(response.status), `POST ${placeName(place)} creates the webhook (a 2xx; the contract's is 201)`, { expected: "2xx", actual: `${response.status} ${response.text.slice(0, 200)}`, pointer: "/status" });
   const hook = response.json<Hook>();
   check.ok(hook !== null && typeof hook === "object" && Number.isInteger(hook.id), "the created hook has an id", { actual: hook?.id, pointer: "/body/id" });

@@ -173,21 +173,26 @@ export async function tokenFor(ctx: CaseContext, scope: string): Promise<{ token
  * the next authorize shows the consent page again, as the cases need). Best effort: nothing here
  * fails the case, and a token still taken afterwards is noted as left behind. Revoking the
  * application's whole grant could also revoke the profile's own token had it come from the same
- * application, so the review page is used only where the profile switches the token API off, and
- * it is noted when that happened.
+ * application, so the review page is used only where the profile switches the token API off or
+ * where that API left the token working, and it is noted when that happened.
  */
 export async function revokeToken(ctx: CaseContext, token: string): Promise<void> {
   const a = app(ctx);
-  if (ctx.decisions.on("D-NONWEB-APP-TOKENS")) {
+  let viaPage = ctx.decisions.off("D-NONWEB-APP-TOKENS");
+  if (!viaPage) {
     try {
       const res = await ctx.http.request({ operationId: "revokeApplicationToken", params: { client_id: a.clientId, access_token: token }, basic: { username: a.clientId, password: a.clientSecret }, validate: false });
       if (res.status >= 200 && res.status < 300) return;
-      ctx.note(`tidying up: revoking the case's token through the application API answered ${res.status}`);
+      // Not revoked there (no such API, or it refused): the review page, only if the token still works.
+      viaPage = (await tokenStatus(ctx, token).catch(() => 0)) < 300;
+      ctx.note(`tidying up: revoking the case's token through the application API answered ${res.status}${viaPage ? "; the token still works, so it was revoked on the review page" : ""}`);
     } catch (error) {
       ctx.note(`tidying up: revoking the case's token through the application API failed: ${(error as Error).message}`);
+      viaPage = true;
     }
-  } else {
-    // Only where the profile says there is no application API: the review page revokes the whole grant.
+  }
+  if (viaPage) {
+    // The review page revokes the application's whole grant.
     try {
       await revokeOnReviewPage(ctx);
     } catch (error) {
