@@ -2,8 +2,9 @@
  * The suite against a server another team wrote (issue 33, point 7): the independent server of
  * test/conformance/independent-server/ — written from the seed alone, in memory, no code of this
  * project's — with the profile its team would write (test/conformance/independent-profile.ts),
- * which declares every choice it made otherwise than the contract. A whole run passes both
- * levels and leaves nothing behind; the run's requests, counted by the server (bad credentials
+ * which declares every choice it made otherwise than the contract — exactly the block one run's
+ * `--suggest-decisions` gives from an empty `decisions:`. A whole run passes both levels and
+ * leaves nothing behind; the run's requests, counted by the server (bad credentials
  * included), stay within what conformance/run/rate-budget.ts says; with every decision of the
  * rule table switched off no case crashes and no seed rule fails; and the two-factor case passes
  * twice in a row on one server (a rerun within the TOTP period waits for a fresh step).
@@ -19,6 +20,7 @@ import { runSuite } from "../../conformance/run/runner.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { ruleTable } from "../../conformance/rules/table.ts";
 import { AREA_REQUESTS } from "../../conformance/run/rate-budget.ts";
+import { suggestedEntries } from "../../conformance/run/suggest.ts";
 import { startIndependentServer, type IndependentServer } from "./independent-server/server.ts";
 import { DECISIONS, independentProfile } from "./independent-profile.ts";
 import { resultLine } from "./fault-proxy/run.ts";
@@ -68,6 +70,21 @@ describe("the independent server with its declared profile", () => {
       console.log(`independent server: ${summary.durationMs} ms; spent against the address ${address}, users[0] ${spent["user:ada"]}; counts ${JSON.stringify(server!.counts)}`);
       expect(address).toBeLessThanOrEqual(stated.address);
       expect(spent["user:ada"]).toBeLessThanOrEqual(stated.user);
+    },
+    ceiling(90_000),
+  );
+});
+
+describe("from an empty decisions block", () => {
+  it(
+    "one run suggests exactly the profile's decisions",
+    async () => {
+      const summary = await run({});
+      const suggested = Object.fromEntries(suggestedEntries(summary).map((e) => [e.id, e.setting]));
+      const sorted = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+      expect(sorted(suggested), lines(summary)).toEqual(sorted(DECISIONS));
+      // And no seed rule failed on the way: the departures are all the contract's.
+      expect(summary.rules?.filter((r) => r.level === "seed" && r.status === "failed").map((r) => r.id), lines(summary)).toEqual([]);
     },
     ceiling(90_000),
   );
