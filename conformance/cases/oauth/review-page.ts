@@ -15,7 +15,10 @@ import { OAUTH_NEEDS, revokeToken, tokenFor } from "./support.ts";
 import { tokenStatus } from "./nonweb-support.ts";
 import { hasLoginForm, isHtml, loginFields, reviewAs, reviewUrl, revokeButton } from "./review-session.ts";
 
-const REVIEW_SEED = "Endpoints › D › Authorization review link";
+// The review page as a browser reads it lives in review-session.ts (the tidying up uses it too); the review cases' neighbours import it from here.
+export { hasLoginForm, isHtml, loginFields, reviewAs, reviewUrl, Session } from "./review-session.ts";
+
+export const REVIEW_SEED = "Endpoints › D › Authorization review link";
 
 export const REVIEW_CASES: Case[] = [
   {
