@@ -59,6 +59,7 @@ export const DECISIONS: Record<string, DecisionSetting> = {
   "D-REF-NONWEB-NO-STORE": "off", // no Cache-Control on the non-web flow's answers
   "D-REF-NONWEB-REMOVE-SCOPES": "off", // remove_scopes removes only the names given
   "D-SCHEMA-AUTHORIZATION-UPDATE": "off", // a PATCH may combine scopes, add_scopes, remove_scopes and note
+  "D-OAUTH-CLIENT-BASIC": "off", // the token endpoint reads client_id and client_secret from the body only
 };
 
 /** The events its trigger endpoint can make happen. */

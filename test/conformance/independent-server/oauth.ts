@@ -232,6 +232,8 @@ export class WebHost {
     if (sess.userId === undefined || !form.csrf || !same(form.csrf, sess.csrf)) return html(403, "<h1>This form has expired</h1>");
     this.s.grants = this.s.grants.filter((g) => !(g.userId === sess.userId && g.clientId === clientId));
     for (const [value, t] of this.s.tokens) if (t.userId === sess.userId && t.clientId === clientId) this.s.tokens.delete(value);
+    // Codes issued under the revoked grant are void too.
+    for (const [code, c] of this.s.codes) if (c.userId === sess.userId && c.clientId === clientId) this.s.codes.delete(code);
     return html(200, "<h1>Access revoked</h1>");
   }
 }
