@@ -177,6 +177,7 @@ export async function tokenFor(ctx: CaseContext, scope: string): Promise<{ token
  * where that API left the token working, and it is noted when that happened.
  */
 export async function revokeToken(ctx: CaseContext, token: string): Promise<void> {
+  if (!token) return;
   const a = app(ctx);
   let viaPage = ctx.decisions.off("D-NONWEB-APP-TOKENS");
   if (!viaPage) {
