@@ -11,6 +11,7 @@ import { CaseFailure } from "./failure.ts";
 import { valueAt } from "./json-pointer.ts";
 import { ruleOfViolation, type Violation } from "../rules/contract-rules.ts";
 import { redactedCurlParts } from "./curl-redact.ts";
+import { refuseNotImplemented } from "./not-implemented.ts";
 
 export type OperationId = keyof typeof operationTable;
 
@@ -78,6 +79,8 @@ export interface HttpClientLimits {
   signal?: AbortSignal;
   /** What contract problems in a response do; default: the first fails the case. */
   judge?: ContractJudge;
+  /** The profile's `notImplemented`: a request to one of them skips the case instead (not-implemented.ts). */
+  notImplemented?: ReadonlySet<string>;
 }
 
 /** A request as sent, whether or not an answer came: enough for a curl line. */
@@ -142,6 +145,7 @@ export class HttpClient {
     const op = options.operationId ? operationTable[options.operationId] : undefined;
     const method = (options.method ?? op?.method ?? "GET").toUpperCase();
     const url = this.url(options);
+    refuseNotImplemented(this.limits.notImplemented, { operationId: options.operationId, method, url }, { api: this.baseUrl, auth: this.authUrl });
     const headers: Record<string, string> = { accept: "application/json", ...lower(options.headers ?? {}) };
     if (options.token) headers.authorization = `token ${options.token}`;
     if (options.basic) headers.authorization = `Basic ${Buffer.from(`${options.basic.username}:${options.basic.password}`).toString("base64")}`;

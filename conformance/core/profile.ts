@@ -61,6 +61,11 @@ export interface AuthorizeDriver {
   consent?: { approve: string; deny?: string };
   /** Browser only: the Chromium binary (default /usr/bin/chromium). */
   executablePath?: string;
+  /**
+   * Origins (`https://idp.example`) besides the target's two that may receive the profile's
+   * secrets during sign-in — an identity provider. Named, never implied (credentials-home.ts).
+   */
+  allowOrigins?: string[];
 }
 
 export interface Profile {
@@ -95,4 +100,9 @@ export interface Profile {
    * (conformance/core/decisions.ts). Unlisted decisions are checked as the contract states them.
    */
   decisions?: Record<string, DecisionSetting>;
+  /**
+   * Operations (operationIds of spec/openapi.yaml) the target does not serve yet. The suite never
+   * requests them: a case that needs one is skipped, saying so (core/not-implemented.ts).
+   */
+  notImplemented?: string[];
 }

@@ -9,6 +9,7 @@ import type { CaseContext } from "../../core/types.ts";
 import type { ProfileUser } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
+import { homeOrigins, keepSecretsHome, profileSecrets } from "../../core/credentials-home.ts";
 import { extractForms, formData } from "../../authorize/html-forms.ts";
 import { app } from "./support.ts";
 
@@ -47,6 +48,9 @@ export class Session {
 
   async post(page: URL, action: string, data: Record<string, string>, secret?: string): Promise<HttpResponse> {
     const target = new URL(action || page.href, page);
+    // A login form posting elsewhere fails the case (D-URL-ORIGINS), unsent.
+    const home = homeOrigins([this.ctx.baseUrl, this.ctx.authUrl], this.ctx.profile.authorize?.allowOrigins);
+    keepSecretsHome({ url: target.href, body: new URLSearchParams(data).toString() }, home, profileSecrets(this.ctx.profile));
     try {
       const res = await this.ctx.http.request({ method: "POST", path: target.href, headers: { accept: HTML_ACCEPT, origin: page.origin, referer: page.href, ...this.cookie() }, form: data });
       this.remember(res);
