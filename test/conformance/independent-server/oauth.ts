@@ -80,6 +80,9 @@ function cookieOf(req: Req, name: string): string | undefined {
 }
 
 export class WebHost {
+  /** Authorize requests shown on a consent page, by the id its form carries. */
+  private readonly pending = new Map<string, { clientId: string; redirectUri?: string; scopes: string[]; state?: string }>();
+
   constructor(
     private readonly s: State,
     private readonly options: { grantUnknownScopes?: boolean } = {},
@@ -156,25 +159,31 @@ export class WebHost {
     const requested = (q.scope ?? "").split(/[\s,]+/).filter(Boolean);
     const scopes = this.options.grantUnknownScopes ? [...new Set(requested)] : normalize(requested);
     const hidden = (n: string, v: string | undefined) => (v === undefined ? "" : `<input type="hidden" name="${n}" value="${escapeHtml(v)}">`);
+    // The request waits here, not in the page: a browser rewrites some characters of a form field (NUL among them), and the state must come back unchanged.
+    const pending = randomBytes(12).toString("hex");
+    this.pending.set(pending, { clientId: app.clientId, ...(q.redirect_uri !== undefined ? { redirectUri: q.redirect_uri } : {}), scopes, ...(q.state !== undefined ? { state: q.state } : {}) });
     return html(
       200,
       `<h1>${escapeHtml(app === APP ? APP.name : app.clientId)} asks for access</h1><ul>${scopes.map((x) => `<li>${escapeHtml(x)}</li>`).join("") || "<li>public data only</li>"}</ul>` +
-        `<form method="post" action="/login/oauth/authorize/decide">${hidden("client_id", app.clientId)}${hidden("redirect_uri", q.redirect_uri)}${hidden("scope", scopes.join(","))}${hidden("state", q.state)}${hidden("csrf", sess.csrf)}` +
+        `<form method="post" action="/login/oauth/authorize/decide">${hidden("request", pending)}${hidden("csrf", sess.csrf)}` +
         `<button type="submit" name="verdict" value="grant">Grant access</button><button type="submit" name="verdict" value="refuse">Refuse</button></form>`,
       this.setCookie(sess),
     );
   }
 
   private decide(req: Req): Answer {
-    const form = (bodyOf(req) ?? {}) as Record<string, string>;
+    const posted = (bodyOf(req) ?? {}) as Record<string, string>;
     const sess = this.session(req);
-    if (sess.userId === undefined || !form.csrf || !same(form.csrf, sess.csrf)) return html(403, "<h1>This form has expired</h1>");
+    if (sess.userId === undefined || !posted.csrf || !same(posted.csrf, sess.csrf)) return html(403, "<h1>This form has expired</h1>");
+    const request = this.pending.get(posted.request ?? "");
+    if (!request) return html(403, "<h1>This form has expired</h1>");
+    this.pending.delete(posted.request!);
+    const form = { client_id: request.clientId, redirect_uri: request.redirectUri, state: request.state, verdict: posted.verdict };
     const app = APPS.find((a) => a.clientId === form.client_id);
     if (!app) return html(404, "<h1>No such application</h1>");
     const target = form.redirect_uri ?? app.callbackUrl;
-    if (form.redirect_uri !== undefined && !redirectAllowed(app.callbackUrl, form.redirect_uri)) return html(400, "<h1>Bad redirect</h1>");
     if (form.verdict !== "grant") return redirect(withQuery(app.callbackUrl, { error: "access_denied", error_description: "The user refused", error_uri: "https://indie.test/docs/oauth#denied", state: form.state }));
-    const scopes = (form.scope ?? "").split(",").filter(Boolean);
+    const scopes = request.scopes;
     const existing = this.s.grants.find((g) => g.userId === sess.userId && g.clientId === app.clientId);
     if (existing) existing.scopes = scopes;
     else this.s.grants.push({ userId: sess.userId, clientId: app.clientId, scopes });
