@@ -58,6 +58,10 @@ export const INTEGRATION: readonly string[] = [
   // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core
   // (test/conformance/consumers/oauth-client-pkce.test.ts).
   "test/conformance/consumers/oauth-client.test.ts",
+  // Another team's server: two whole runs of the suite against the independent server (about
+  // 30 s each) and a rerun of the two-factor case that may wait out a TOTP period; its seed
+  // breaches stay in core (test/conformance/independent-server-seed.test.ts).
+  "test/conformance/independent-server.test.ts",
   // The same suite against clients on simple-oauth2 and openid-client, and a broken one: about 20
   // sign-ins; what the cases judge stays in core (oauth-client-judgement.test.ts).
   "test/conformance/consumers/oauth-client-libraries.test.ts",

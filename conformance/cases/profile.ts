@@ -30,3 +30,23 @@ export function publicRepo(ctx: CaseContext): RepoName {
   if (!full) ctx.skip("profile has no public repository (repos.public)");
   return splitRepo(full);
 }
+
+/**
+ * Set-up that stands on a decision's endpoint, status or shape (the seed shows none of it): when
+ * the profile switches that decision off, the case is skipped saying which and why, instead of
+ * failing a rule for a choice the target declared.
+ */
+export function needsDecision(ctx: CaseContext, id: string, what: string): void {
+  if (ctx.decisions.off(id)) ctx.skip(`not checked: ${what} is the contract's (${id}), which the profile switches off`);
+}
+
+/**
+ * A decision's premise the rest of the case stands on did not hold: the failure is recorded
+ * against that decision (when the profile keeps it) and the case stops there — nothing after it
+ * could be checked. Whether a decision's `fail` ends the case or is recorded while the case goes
+ * on, the skip makes sure the case stops.
+ */
+export function stopAt(ctx: CaseContext, rule: string, message: string, detail: { expected?: unknown; actual?: unknown; pointer?: string } = {}): never {
+  (ctx.rule(rule).fail as (m: string, d: typeof detail) => void)(message, detail);
+  return ctx.skip(`not checked past ${rule}: ${message}`);
+}

@@ -36,7 +36,7 @@ describe("rate limits said, not suffered", () => {
     expect(all.anonymous).toBe(Object.values(AREA_REQUESTS).reduce((n, a) => n + a.anonymous, 0));
     const robust = ALL_CASES.filter((c) => c.area === "robustness");
     expect(requestsNeeded(robust.slice(0, robust.length / 2), ALL_CASES).anonymous).toBe(Math.ceil(AREA_REQUESTS.robustness.anonymous / 2));
-    expect(requestsNeeded([], ALL_CASES)).toEqual({ anonymous: 0, user: 0 });
+    expect(requestsNeeded([], ALL_CASES)).toEqual({ anonymous: 0, user: 0, refused: 0 });
   });
 
   it("stops before the first case with one line: what is left, when it resets, how to raise it", async () => {

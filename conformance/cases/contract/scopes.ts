@@ -30,6 +30,10 @@ interface Call {
   json?: (ctx: CaseContext) => unknown;
   /** The operation is the contract's alone (a test delivery, a redelivery): the seed's table does not say which scope grants it. */
   beyondSeed?: boolean;
+  /** The operation works on the delivery log (D-SCHEMA-DELIVERY-LOG): left out without one. */
+  delivery?: boolean;
+  /** The decision whose endpoint the operation is (beyond the seed): left out when the profile switches it off. */
+  decision?: string;
 }
 
 function placeParams(place: Place): Record<string, string> {
@@ -40,17 +44,31 @@ const onHook = (h: Installed) => ({ ...placeParams(h.place), hook_id: h.id });
 const onDelivery = (h: Installed, d: number) => ({ ...onHook(h), delivery_id: d });
 const newHookBody = (ctx: CaseContext) => createBody(ctx.receiver!.url(`/CONTRACT-SCOPE/never-${Date.now()}`), {});
 
-/** The delivery log's newest entry of the hook (its creation ping), with the admin token; an attempt is listed once completed. */
-async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number> {
+/**
+ * The delivery log's newest entry of the hook (its creation ping), with the admin token; an
+ * attempt is listed once completed. The log is the contract's (D-SCHEMA-DELIVERY-LOG): without
+ * it (switched off, or not answering 200) there is no delivery to call the delivery operations
+ * on, and those calls are left out — the seed's part (the hook operations) still runs.
+ */
+async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number | undefined> {
+  if (ctx.decisions.off("D-SCHEMA-DELIVERY-LOG")) {
+    ctx.note("D-SCHEMA-DELIVERY-LOG is switched off: the delivery operations are left out");
+    return undefined;
+  }
   await waitAt(ctx, hook.path, "the creation ping", isPingFor(hook.id));
   const op = hook.place.kind === "repo" ? "listRepoHookDeliveries" : "listOrgHookDeliveries";
+  const log: Checks = ctx.rule("D-SCHEMA-DELIVERY-LOG");
   const until = Date.now() + deliveryTimeout(ctx);
   for (;;) {
     const res = await ctx.http.request({ operationId: op, params: onHook(hook), token: ctx.profile.users[0]!.token });
-    check.status(res.status, 200, `${op} with users[0]'s token`);
-    const [first] = res.json<{ id: number }[]>();
-    if (first) return first.id;
-    check.ok(Date.now() < until, "the hook's delivery log holds its creation ping", { actual: [], pointer: "/body" });
+    log.status(res.status, 200, `${op} with users[0]'s token`);
+    const list = res.status === 200 ? res.json<unknown>() : undefined;
+    const first = Array.isArray(list) ? (list[0] as { id?: unknown } | undefined) : undefined;
+    if (first && Number.isInteger(first.id)) return first.id as number;
+    if (!Array.isArray(list) || Date.now() >= until) {
+      log.ok(false, "the hook's delivery log holds its creation ping", { actual: res.text.slice(0, 160), pointer: "/body" });
+      return undefined;
+    }
     await sleep(100);
   }
 }
@@ -59,18 +77,23 @@ async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number> 
  * One call with a token of scope `lacking`. `grants`: the scopes the seed's table says grant the
  * group's operations.
  */
-async function refused(ctx: CaseContext, call: Call, hook: Installed, deliveryId: number, token: string, lacking: string, grants: readonly string[]): Promise<void> {
+async function refused(ctx: CaseContext, call: Call, hook: Installed, deliveryId: number | undefined, token: string, lacking: string, grants: readonly string[]): Promise<void> {
   const accepted = acceptedScopes(call.operationId);
-  const missing: Checks = ctx.rule("D-MISSING-SCOPE");
+  if (call.delivery && deliveryId === undefined) return;
+  if (call.decision && ctx.decisions.off(call.decision)) return;
+  const res = await ctx.http.request({ operationId: call.operationId, params: call.params(hook, deliveryId ?? 0), token, ...(call.json ? { json: call.json(ctx) } : {}) });
+  // An operation beyond the seed that the target answers 404 is not there at all: that is its own decision's departure, not the scope's.
+  const missing: Checks = ctx.rule(call.decision && res.status === 404 ? call.decision : "D-MISSING-SCOPE");
   const seedRule: Checks = call.beyondSeed ? missing : check;
   const seedHeaders: Checks = call.beyondSeed ? missing : ctx.rule("S-SCOPE-HEADERS");
-  const res = await ctx.http.request({ operationId: call.operationId, params: call.params(hook, deliveryId), token, ...(call.json ? { json: call.json(ctx) } : {}) });
   const where = `${call.operationId} with a token of scope "${lacking}" (it accepts ${accepted.join(", ")})`;
   seedRule.ok(res.status >= 400 && res.status < 500, `${where}: refused with a 4xx — the seed's scope table grants it only with ${grants.join(", ")}`, { expected: "a 4xx", actual: res.status, pointer: "/status" });
   missing.status(res.status, 403, `${where}: 403 for a missing scope, not ${res.status} (D-MISSING-SCOPE)`);
-  if (res.status === 403) {
-    const message = String(res.json<{ message?: unknown }>().message ?? "");
-    missing.equal(accepted.filter((s) => !message.includes(s)), [], `${where}: the 403 message names every accepted scope (D-MISSING-SCOPE)`, "/body/message");
+  // The message's text is the error shape's (D-ERRORS owns every error text), read only when it is there.
+  if (res.status === 403 && ctx.decisions.on("D-ERRORS")) {
+    const body = res.json<unknown>();
+    const message = String((body !== null && typeof body === "object" ? (body as { message?: unknown }).message : undefined) ?? "");
+    ctx.rule("D-ERRORS").equal(accepted.filter((s) => !message.includes(s)), [], `${where}: the 403 message names every accepted scope (D-ERRORS)`, "/body/message");
   }
   const header = res.headers.get("x-accepted-oauth-scopes");
   seedHeaders.matches(header, COMMA_LIST, `${where}: X-Accepted-OAuth-Scopes is a comma-separated list`, "/headers/x-accepted-oauth-scopes");
@@ -108,7 +131,7 @@ function group(id: string, title: string, place: "repo" | "org", lacking: string
 }
 
 /** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
-const HOOK_RULES = ["S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-MISSING-SCOPE", "D-SCOPE-HEADERS", "D-HOOK-ENDPOINTS"] as const;
+const HOOK_RULES = ["S-SCOPE-HOOKS", "S-SCOPE-TABLE", "S-SCOPE-HEADERS", "D-MISSING-SCOPE", "D-SCOPE-HEADERS", "D-HOOK-ENDPOINTS", "D-SCHEMA-DELIVERY-LOG", "D-ERRORS", "D-REF-HOOKS-POST-TESTS"] as const;
 const RULES: Record<string, readonly string[]> = {
   "CONTRACT-SCOPE-001": HOOK_RULES,
   "CONTRACT-SCOPE-002": HOOK_RULES,
@@ -127,14 +150,14 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
     { operationId: "listRepoHooks", params: onPlace },
     { operationId: "getRepoHook", params: onHook },
     { operationId: "pingRepoHook", params: onHook },
-    { operationId: "listRepoHookDeliveries", params: onHook },
-    { operationId: "getRepoHookDelivery", params: onDelivery },
+    { operationId: "listRepoHookDeliveries", params: onHook, delivery: true },
+    { operationId: "getRepoHookDelivery", params: onDelivery, delivery: true },
   ]),
   group("CONTRACT-SCOPE-002", "Writing repository hooks with read:repo_hook only: 403 naming the accepted scopes", "repo", "read:repo_hook", WRITE, [
     { operationId: "createRepoHook", params: onPlace, json: newHookBody },
     { operationId: "updateRepoHook", params: onHook, json: () => ({ active: true }) },
-    { operationId: "testRepoHook", params: onHook, beyondSeed: true },
-    { operationId: "redeliverRepoHookDelivery", params: onDelivery, beyondSeed: true },
+    { operationId: "testRepoHook", params: onHook, beyondSeed: true, decision: "D-REF-HOOKS-POST-TESTS" },
+    { operationId: "redeliverRepoHookDelivery", params: onDelivery, beyondSeed: true, delivery: true },
   ]),
   group("CONTRACT-SCOPE-003", "Deleting a repository hook with write:repo_hook only: 403 naming the accepted scopes", "repo", "write:repo_hook", DELETE, [{ operationId: "deleteRepoHook", params: onHook }]),
   group("CONTRACT-SCOPE-004", "Organization hooks with admin:repo_hook only: 403 naming admin:org_hook", "org", "admin:repo_hook", ORG, [
@@ -143,9 +166,9 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
     { operationId: "getOrgHook", params: onHook },
     { operationId: "updateOrgHook", params: onHook, json: () => ({ active: true }) },
     { operationId: "pingOrgHook", params: onHook },
-    { operationId: "listOrgHookDeliveries", params: onHook },
-    { operationId: "getOrgHookDelivery", params: onDelivery },
-    { operationId: "redeliverOrgHookDelivery", params: onDelivery },
+    { operationId: "listOrgHookDeliveries", params: onHook, delivery: true },
+    { operationId: "getOrgHookDelivery", params: onDelivery, delivery: true },
+    { operationId: "redeliverOrgHookDelivery", params: onDelivery, delivery: true },
     { operationId: "deleteOrgHook", params: onHook },
   ]),
   {
@@ -155,15 +178,23 @@ export const SCOPE_CASES: Case[] = withRules(RULES, [
     seed: SEED,
     // The seed asks only for authentication as the user, which a gist token of that user is: that
     // the dashboard wants repo is the contract's (D-ANONYMOUS-ACCESS), and so is the 403.
-    rules: ["D-MISSING-SCOPE", "D-FEED-VISIBILITY", "D-ANONYMOUS-ACCESS", "D-SCOPE-HEADERS"],
+    rules: ["D-MISSING-SCOPE", "D-FEED-VISIBILITY", "D-ANONYMOUS-ACCESS", "D-SCOPE-HEADERS", "D-ERRORS"],
     needs: [...OAUTH_NEEDS, "org"],
     async run(ctx) {
       const { token } = await tokenFor(ctx, "gist");
       try {
         const login = ctx.profile.users[0]!.login;
         const res = await ctx.http.request({ operationId: "listUserOrgEvents", params: { username: login, org: ctx.profile.org! }, token });
-        check.status(res.status, 403, `/users/${login}/events/orgs/${ctx.profile.org} with a token of scope gist: 403 for a missing scope`);
-        check.ok(String(res.json<{ message?: unknown }>().message ?? "").includes("repo"), "the 403 message names the accepted scope repo", { actual: res.json(), pointer: "/body/message" });
+        const where = `/users/${login}/events/orgs/${ctx.profile.org} with a token of scope gist`;
+        // That the dashboard wants repo is D-ANONYMOUS-ACCESS; that the refusal is 403, D-MISSING-SCOPE; its text, D-ERRORS.
+        ctx.rule("D-ANONYMOUS-ACCESS").ok(res.status >= 400 && res.status < 500, `${where}: refused, the dashboard wants repo`, { expected: "a 4xx", actual: res.status, pointer: "/status" });
+        if (res.status < 400) return;
+        ctx.rule("D-MISSING-SCOPE").status(res.status, 403, `${where}: 403 for a missing scope`);
+        if (res.status === 403 && ctx.decisions.on("D-ERRORS")) {
+          const body = res.json<unknown>();
+          const message = String((body !== null && typeof body === "object" ? (body as { message?: unknown }).message : undefined) ?? "");
+          ctx.rule("D-ERRORS").ok(message.includes("repo"), "the 403 message names the accepted scope repo", { actual: body, pointer: "/body/message" });
+        }
         const headers: Checks = ctx.rule("D-SCOPE-HEADERS");
         headers.equal(scopeSet(res.headers.get("x-accepted-oauth-scopes")), acceptedScopes("listUserOrgEvents"), "X-Accepted-OAuth-Scopes is the contract's x-accepted-scopes (D-SCOPE-HEADERS)", "/headers/x-accepted-oauth-scopes");
       } finally {

@@ -34,10 +34,15 @@ function checkBeyondLastPage(ctx: CaseContext, res: HttpResponse, where: string)
   const decided: Checks = ctx.rule("D-INVALID-QUERY");
   decided.status(res.status, 422, `${where}: the contract refuses a page beyond 10 with 422`);
   if (res.status !== 422 || ctx.decisions.off("D-INVALID-QUERY")) return;
-  const body = res.json<{ message?: string; errors?: { field?: string; code?: string }[] }>();
+  // The message's text is D-ERRORS' (every error text is), errors[] the validation-error shape's
+  // (D-SCHEMA-VALIDATION-ERROR); each read only when its decision is kept.
+  const raw = res.json<unknown>();
+  const body = (raw !== null && typeof raw === "object" ? raw : {}) as { message?: string; errors?: unknown };
+  ctx.rule("D-ERRORS").equal(body.message, "Validation Failed", "the 422 message", "/body/message");
+  if (ctx.decisions.off("D-SCHEMA-VALIDATION-ERROR")) return;
+  const errors = Array.isArray(body.errors) ? (body.errors as { field?: string }[]) : [];
   const shape: Checks = ctx.rule("D-SCHEMA-VALIDATION-ERROR");
-  shape.equal(body.message, "Validation Failed", "the 422 message", "/body/message");
-  decided.ok(body.errors?.some((e) => e.field === "page"), "the error names the field page", { expected: 'an error with field "page"', actual: body.errors, pointer: "/body/errors" });
+  shape.ok(errors.some((e) => e !== null && typeof e === "object" && e.field === "page"), "the error names the field page", { expected: 'an error with field "page"', actual: body.errors, pointer: "/body/errors" });
 }
 
 async function needMore(ctx: CaseContext, feed: Feed, count: number, why: string): Promise<void> {
@@ -100,7 +105,7 @@ export const PAGINATION_CASES: Case[] = [
     title: "page=11 shows no events (the contract: refused with 422 Validation Failed)",
     area: "feeds",
     seed: SEED.limits,
-    rules: ["S-LIMIT-PAGES", "D-INVALID-QUERY", "D-PAGE-PARAMETERS", "D-SCHEMA-VALIDATION-ERROR"],
+    rules: ["S-LIMIT-PAGES", "D-INVALID-QUERY", "D-PAGE-PARAMETERS", "D-SCHEMA-VALIDATION-ERROR", "D-ERRORS"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();
@@ -113,7 +118,7 @@ export const PAGINATION_CASES: Case[] = [
     title: "At most 10 pages and 300 events, even when the feed holds more",
     area: "feeds",
     seed: SEED.limits,
-    rules: ["S-LIMIT-PAGES", "S-LIMIT-PAGE-SIZE", "D-FEED-ORDER", "D-INVALID-QUERY", "D-SCHEMA-VALIDATION-ERROR"],
+    rules: ["S-LIMIT-PAGES", "S-LIMIT-PAGE-SIZE", "D-FEED-ORDER", "D-INVALID-QUERY", "D-SCHEMA-VALIDATION-ERROR", "D-ERRORS"],
     needs: ["user"],
     async run(ctx) {
       const feed = publicEvents();

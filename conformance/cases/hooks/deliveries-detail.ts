@@ -10,6 +10,7 @@ import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { checkHookResponse, freshSecret, placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
 import { isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
+import { needsDecision, stopAt } from "../profile.ts";
 
 interface LoggedAttempt {
   id: number;
@@ -82,8 +83,10 @@ async function attemptOf(ctx: CaseContext, hook: Installed, guid: string): Promi
   const until = Date.now() + (ctx.profile.deliveryTimeoutMs ?? 10_000);
   for (;;) {
     const res = await ctx.http.request({ operationId: "listRepoHookDeliveries", params: repoParams(hook), token: ctx.profile.users[0]!.token });
-    check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries`);
-    const found = res.json<LoggedAttempt[]>().find((a) => a.guid === guid);
+    // The log is D-SCHEMA-DELIVERY-LOG's: without it this case has nothing to read.
+    const list = res.status === 200 ? res.json<unknown>() : undefined;
+    if (!Array.isArray(list)) stopAt(ctx, "D-SCHEMA-DELIVERY-LOG", `GET ${placeName(hook.place)}/${hook.id}/deliveries lists the hook's deliveries`, { expected: "200 with an array", actual: `${res.status} ${res.text.slice(0, 160)}`, pointer: "/status" });
+    const found = (list as LoggedAttempt[]).find((a) => a?.guid === guid);
     if (found) return found;
     if (Date.now() > until) check.fail(`the delivery log lists the ping the receiver got (guid ${guid})`, { expected: guid, actual: res.json<LoggedAttempt[]>().map((a) => a.guid), pointer: "/body" });
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -122,6 +125,7 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-RETRIES", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE", "D-SIGNATURE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
+      needsDecision(ctx, "D-SCHEMA-DELIVERY-LOG", "the delivery log this case reads");
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-001", { contentType: "json", secret: freshSecret() }, (hook) => checkDetail(ctx, hook, false));
     },
   },
@@ -133,6 +137,8 @@ export const DELIVERY_DETAIL_CASES: Case[] = [
     rules: ["D-SCHEMA-DELIVERY-DETAIL", "D-DELIVERY-CONTENT-TYPE", "D-SCHEMA-DELIVERY-LOG", "D-SCHEMA-DELIVERY-RECORD", "D-SCHEMA-HOOK-RESPONSE", "D-SIGNATURE"],
     needs: ["hook-admin", "public-repo", "receiver"],
     async run(ctx) {
+      needsDecision(ctx, "D-SCHEMA-DELIVERY-LOG", "the delivery log this case reads");
+      needsDecision(ctx, "D-DELIVERY-CONTENT-TYPE", "a hook of content_type form");
       await withHook(ctx, repoPlace(ctx), "HOOKS-DELIVERY-002", { contentType: "form" }, (hook) => checkDetail(ctx, hook, true));
     },
   },

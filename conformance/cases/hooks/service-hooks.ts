@@ -13,10 +13,9 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import type { ProfileServiceHook } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
-import { HttpClient } from "../../core/http.ts";
 import { check, type Checks } from "../../core/failure.ts";
 import { webhookEvents } from "../../../generated/validators/index.js";
-import { adminToken, createBody, hookRequest, placeName, repoPlace, SEED, type Hook, type Place } from "./support.ts";
+import { adminToken, createBody, hookRequest, placeName, removeQuietly, repoPlace, SEED, type Hook, type Place } from "./support.ts";
 
 interface CatalogEntry {
   name: string;
@@ -39,25 +38,73 @@ function placeOf(service: ProfileServiceHook): Place {
   return { kind: "repo", owner, repo, full: service.repo };
 }
 
-async function catalogEntry(ctx: CaseContext, name: string): Promise<CatalogEntry> {
+/**
+ * The profile's service in the catalog (`GET /hooks`), read whatever its shape: the seed shows
+ * none (its shape is D-SERVICE-CATALOG-SHAPE). The contract's entry `{ name, events,
+ * supported_events, schema }` is taken as it is; any other shape is searched for an object that
+ * names the service (a `name`/`key`/… value or the key it sits under) and holds a list of event
+ * names, which is taken as the service's supported events. Undefined when nothing like it is
+ * there: the case then checks only what needs no catalog, and says so. Never throws on a shape.
+ */
+async function catalogEntry(ctx: CaseContext, name: string): Promise<Partial<CatalogEntry> | undefined> {
   const res = await ctx.http.request({ operationId: "listServiceHooks", token: adminToken(ctx) });
   check.status(res.status, 200, "GET /hooks");
-  const entry = res.json<CatalogEntry[]>().find((s) => s.name === name);
-  check.ok(entry, `the catalog (GET /hooks) lists the profile's service ${name}`, { expected: name, actual: res.json<CatalogEntry[]>().map((s) => s.name), pointer: "/body" });
-  return entry;
+  const body = res.json<unknown>();
+  const contract = Array.isArray(body) ? (body as unknown[]).find((s): s is CatalogEntry => isObject(s) && s.name === name && Array.isArray(s.events) && Array.isArray(s.supported_events)) : undefined;
+  if (contract) return { ...contract, schema: Array.isArray(contract.schema) ? contract.schema : [] };
+  const found = findService(body, name);
+  if (!found) {
+    ctx.note(`the catalog (GET /hooks) names no service ${name} in a shape the suite can read; the checks that need its events were left out`);
+    return undefined;
+  }
+  return found;
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+const EVENT_NAMES = new Set<string>(["*", ...webhookEvents]);
+
+/** Depth-first: an object naming `name` (or under the key `name`) with an array of event names. */
+function findService(node: unknown, name: string, key?: string, depth = 0): Partial<CatalogEntry> | undefined {
+  if (depth > 6) return undefined;
+  if (Array.isArray(node)) {
+    for (const item of node.slice(0, 500)) {
+      const hit = findService(item, name, undefined, depth + 1);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+  if (!isObject(node)) return undefined;
+  const named = key === name || Object.values(node).some((v) => v === name);
+  if (named) {
+    const lists = Object.values(node).filter((v): v is string[] => Array.isArray(v) && v.length > 0 && v.every((e) => typeof e === "string" && EVENT_NAMES.has(e)));
+    if (lists.length > 0) {
+      const supported = lists.reduce((a, b) => (b.length > a.length ? b : a));
+      return { name, supported_events: supported };
+    }
+  }
+  for (const [k, v] of Object.entries(node).slice(0, 500)) {
+    const hit = findService(v, name, k, depth + 1);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 /** Every hook of the service on the place (first page; a repository has few hooks). */
 async function hooksNamed(ctx: CaseContext, place: Place, name: string): Promise<Hook[]> {
   const res = await hookRequest(ctx, place, "list");
   check.status(res.status, 200, `GET ${placeName(place)}`);
-  return res.json<Hook[]>().filter((h) => h.name === name);
+  const list = res.json<unknown>();
+  // The list's shape is the contract's (an array of hooks); another is reported, never thrown on.
+  check.ok(Array.isArray(list), `GET ${placeName(place)} lists the hooks as an array`, { expected: "an array of hooks", actual: res.text.slice(0, 160), pointer: "/body" });
+  return (list as Hook[]).filter((h) => isObject(h) && h.name === name);
 }
 
 /** Deletes what a case made, on a side client (the case's last request stays the one reported). */
 async function remove(ctx: CaseContext, place: Place, ids: Iterable<number>): Promise<void> {
-  const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
-  for (const id of ids) await hookRequest(ctx, place, "remove", { id, client: side }).catch(() => undefined);
+  for (const id of ids) await removeQuietly(ctx, place, id);
 }
 
 const is2xx = (res: HttpResponse) => res.status >= 200 && res.status < 300;
@@ -71,8 +118,8 @@ async function expectNoHook(ctx: CaseContext, place: Place, body: Record<string,
 }
 
 /** The config sent again with every string value changed, so the second create's effect shows. */
-function changedConfig(service: ProfileServiceHook, entry: CatalogEntry): { config: Record<string, string>; key?: string } {
-  const stringKey = entry.schema.find(([type, key]) => type === "string" && key in service.config && !/url|domain|host/i.test(key))?.[1];
+function changedConfig(service: ProfileServiceHook, entry: Partial<CatalogEntry> | undefined): { config: Record<string, string>; key?: string } {
+  const stringKey = (entry?.schema ?? []).find(([type, key]) => type === "string" && key in service.config && !/url|domain|host/i.test(key))?.[1];
   if (!stringKey) return { config: { ...service.config } };
   return { config: { ...service.config, [stringKey]: `${service.config[stringKey]}-again` }, key: stringKey };
 }
@@ -83,7 +130,7 @@ export const SERVICE_HOOK_CASES: Case[] = [
     title: "A service hook is created with its service name and catalog defaults; creating it again updates that one hook (200) instead of adding one",
     area: "hooks",
     seed: SEED.services,
-    rules: ["S-SERVICE-HOOKS", "D-REF-HOOKS-SERVICE-CATALOG", "D-SCHEMA-SERVICE-HOOK-CONFIG"],
+    rules: ["S-SERVICE-HOOKS", "D-REF-HOOKS-SERVICE-CATALOG", "D-SCHEMA-SERVICE-HOOK-CONFIG", "D-HOOK-ENDPOINTS"],
     needs: ["service-hook"],
     async run(ctx) {
       const service = serviceOf(ctx);
@@ -99,14 +146,18 @@ export const SERVICE_HOOK_CASES: Case[] = [
         check.equal(hook.name, service.name, "the hook's name is the service's", "/body/name");
         const d: Checks = ctx.rule("D-REF-HOOKS-SERVICE-CATALOG");
         d.status(first.status, 201, "the first install answers 201 Created");
-        d.equal([...hook.events].sort(), [...entry.events].sort(), "created without events, the hook has the service's default events (its catalog entry's events)", "/body/events");
+        if (entry?.events) d.equal([...(hook.events ?? [])].sort(), [...entry.events].sort(), "created without events, the hook has the service's default events (its catalog entry's events)", "/body/events");
         const c: Checks = ctx.rule("D-SCHEMA-SERVICE-HOOK-CONFIG");
-        const keys = entry.schema.map(([, key]) => key);
-        c.ok(!("url" in hook.config) || keys.includes("url"), "a service hook's config has no url of its own (only the service's keys)", { expected: keys, actual: Object.keys(hook.config), pointer: "/body/config" });
-        c.ok(Object.keys(hook.config).every((k) => keys.includes(k)), "the config holds only keys of the service's catalog schema", { expected: keys, actual: Object.keys(hook.config), pointer: "/body/config" });
-        c.ok(Object.values(hook.config).every((v) => typeof v === "string"), "config values are strings", { actual: hook.config, pointer: "/body/config" });
+        const keys = (entry?.schema ?? []).map(([, key]) => key);
+        const hookConfig = isObject(hook.config) ? hook.config : {};
+        if (entry?.schema) {
+          c.ok(!("url" in hookConfig) || keys.includes("url"), "a service hook's config has no url of its own (only the service's keys)", { expected: keys, actual: Object.keys(hookConfig), pointer: "/body/config" });
+          c.ok(Object.keys(hookConfig).every((k) => keys.includes(k)), "the config holds only keys of the service's catalog schema", { expected: keys, actual: Object.keys(hookConfig), pointer: "/body/config" });
+        }
+        c.ok(isObject(hook.config) && Object.values(hookConfig).every((v) => typeof v === "string"), "config values are strings", { actual: hook.config, pointer: "/body/config" });
 
-        const events = entry.supported_events.filter((e) => e !== "*").slice(0, 1);
+        // An event of the service's own set; without a readable catalog, its first event as created.
+        const events = (entry?.supported_events ?? hook.events ?? []).filter((e) => e !== "*").slice(0, 1);
         const { config, key } = changedConfig(service, entry);
         const second = await hookRequest(ctx, place, "create", { json: { name: service.name, config, events } });
         if (is2xx(second)) made.add(second.json<Hook>().id);
@@ -121,9 +172,10 @@ export const SERVICE_HOOK_CASES: Case[] = [
         if (key) d.equal(updated?.config?.[key], config[key], `the second create's config.${key} is taken`, `/body/config/${key}`);
         d.equal(second.headers.get("location"), null, "an update has no Location", "/headers/location");
 
+        // Removing it is the contract's API (the seed shows none); whatever it answers, the finally removes what is left.
         const gone = await hookRequest(ctx, place, "remove", { id: hook.id });
-        check.status(gone.status, 204, `DELETE ${placeName(place)}/${hook.id} removes the service hook`);
-        made.delete(hook.id);
+        ctx.rule("D-HOOK-ENDPOINTS").status(gone.status, 204, `DELETE ${placeName(place)}/${hook.id} removes the service hook`);
+        if (is2xx(gone)) made.delete(hook.id);
       } finally {
         await remove(ctx, place, made);
       }
@@ -141,9 +193,11 @@ export const SERVICE_HOOK_CASES: Case[] = [
       const place = placeOf(service);
       const entry = await catalogEntry(ctx, service.name);
       await expectNoHook(ctx, { kind: "org", org: ctx.profile.org! }, { name: service.name, config: service.config }, `a ${service.name} service hook on the organization ${ctx.profile.org} (repositories only)`);
-      const outside = webhookEvents.find((e) => e !== "ping" && !ORG_ONLY.includes(e) && !entry.supported_events.includes(e));
-      if (outside) await expectNoHook(ctx, place, { name: service.name, config: service.config, events: [outside] }, `a ${service.name} hook subscribed to ${outside}, which its catalog entry does not support`, "D-REF-HOOKS-EVENTS");
-      else ctx.note(`${service.name} supports every webhook event: no event outside its set to try`);
+      const supported = entry?.supported_events;
+      const outside = supported ? webhookEvents.find((e) => e !== "ping" && !ORG_ONLY.includes(e) && !supported.includes(e)) : undefined;
+      if (!supported) ctx.note(`without ${service.name}'s events from the catalog, no event outside its set to try`);
+      else if (outside) await expectNoHook(ctx, place, { name: service.name, config: service.config, events: [outside] }, `a ${service.name} hook subscribed to ${outside}, which its catalog entry does not support`, "D-REF-HOOKS-EVENTS");
+      else if (supported) ctx.note(`${service.name} supports every webhook event: no event outside its set to try`);
       const wildcard = await hookRequest(ctx, place, "create", { json: { name: service.name, config: service.config, events: ["*"] } });
       if (is2xx(wildcard)) await remove(ctx, place, [wildcard.json<Hook>().id]);
       ctx.rule("D-REF-HOOKS-EVENTS").status(wildcard.status, 422, `a ${service.name} hook subscribed to * (a service has its own set): 422`);

@@ -12,6 +12,7 @@ import type { Case } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { app, credentials, exchange, expectCode, freshState, OAUTH_NEEDS, revokeToken, scopeSet, tokenFor } from "./support.ts";
 import { nonweb, requireAuthorizationsApi, userBasic, type Authorization } from "./nonweb-support.ts";
+import { needsDecision, stopAt } from "../profile.ts";
 
 const RULE = "D-REF-NARROW-ENDS-CODES";
 
@@ -25,18 +26,20 @@ export const NARROWED_CODE_CASES: Case[] = [
     needs: [...OAUTH_NEEDS, "basic"],
     async run(ctx) {
       requireAuthorizationsApi(ctx);
+      needsDecision(ctx, "D-NONWEB-APP-TOKENS", "finding the grant through the application API");
       const basic = userBasic(ctx);
       const first = await tokenFor(ctx, "repo,gist");
       const tokens = [first.token];
       try {
         const a = app(ctx);
         const checked = await ctx.http.request({ operationId: "checkApplicationToken", params: { client_id: a.clientId, access_token: first.token }, basic: { username: a.clientId, password: a.clientSecret } });
-        check.status(checked.status, 200, "the application checks its token (GET /applications/{client_id}/tokens/{access_token}): its authorization");
+        // The set-up's premises are their decisions' (the application API, the authorizations API), not this rule's.
+        if (checked.status !== 200) stopAt(ctx, "D-NONWEB-APP-TOKENS", "the application checks its token (GET /applications/{client_id}/tokens/{access_token}): its authorization", { expected: 200, actual: checked.status, pointer: "/status" });
         const mine = checked.json<Authorization>();
         // The grant covers repo,gist: this completes at once, with a code carrying those scopes.
         const { code } = await expectCode(ctx, { scope: "repo,gist", state: freshState() });
         const narrowed = await nonweb(ctx, { operationId: "updateAuthorization", params: { authorization_id: mine.id }, basic, json: { scopes: ["gist"] } });
-        check.status(narrowed.status, 200, "PATCH /authorizations/{id} narrows the grant to gist");
+        if (narrowed.status !== 200) stopAt(ctx, "D-NONWEB-AUTHORIZATIONS", "PATCH /authorizations/{id} narrows the grant to gist", { expected: 200, actual: narrowed.status, pointer: "/status" });
         check.equal(scopeSet(narrowed.json<Authorization>().scopes.join(",")), ["gist"], "the authorization now lists gist only", "/body/scopes");
         const { body } = await exchange(ctx, { ...credentials(ctx), code });
         if (body.access_token) tokens.push(body.access_token);

@@ -10,6 +10,7 @@ import type { CaseContext } from "../../core/types.ts";
 import type { ProfileApp } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check, type Checks } from "../../core/failure.ts";
+import { tokenStatus } from "./nonweb-support.ts";
 
 export const SEED = {
   flow: "Authentication › Web application flow",
@@ -166,19 +167,59 @@ export async function tokenFor(ctx: CaseContext, scope: string): Promise<{ token
 }
 
 /**
- * Revoke a token the case obtained itself (best effort: a failure here is noted, not fatal).
- * Only that token: revoking the application's whole grant would also revoke the profile's own
- * token when it came from the same application (the demo app's, say), and every later case
- * would fail for no reason of the target's.
+ * Revoke a token the case obtained itself, through what the seed and the profile give: the
+ * application's token API when the target keeps it (D-NONWEB-APP-TOKENS; only that token), else
+ * the seed's own way — users[0] revokes the application on its review page (the whole grant, so
+ * the next authorize shows the consent page again, as the cases need). Best effort: nothing here
+ * fails the case, and a token still taken afterwards is noted as left behind. Revoking the
+ * application's whole grant could also revoke the profile's own token had it come from the same
+ * application, so the review page is used only where the profile switches the token API off or
+ * where that API left the token working, and it is noted when that happened.
  */
 export async function revokeToken(ctx: CaseContext, token: string): Promise<void> {
+  if (!token) return;
   const a = app(ctx);
-  try {
-    const res = await ctx.http.request({ operationId: "revokeApplicationToken", params: { client_id: a.clientId, access_token: token }, basic: { username: a.clientId, password: a.clientSecret }, validate: false });
-    if (res.status < 200 || res.status > 299) ctx.note(`tidying up: revoking the case's token answered ${res.status}`);
-  } catch (error) {
-    ctx.note(`tidying up: revoking the case's token failed: ${(error as Error).message}`);
+  let viaPage = ctx.decisions.off("D-NONWEB-APP-TOKENS");
+  if (!viaPage) {
+    try {
+      const res = await ctx.http.request({ operationId: "revokeApplicationToken", params: { client_id: a.clientId, access_token: token }, basic: { username: a.clientId, password: a.clientSecret }, validate: false });
+      if (res.status >= 200 && res.status < 300) return;
+      // Not revoked there (no such API, or it refused): the review page, only if the token still works.
+      viaPage = (await tokenStatus(ctx, token).catch(() => 0)) < 300;
+      ctx.note(`tidying up: revoking the case's token through the application API answered ${res.status}${viaPage ? "; the token still works, so it was revoked on the review page" : ""}`);
+    } catch (error) {
+      ctx.note(`tidying up: revoking the case's token through the application API failed: ${(error as Error).message}`);
+      viaPage = true;
+    }
   }
+  if (viaPage) {
+    // The review page revokes the application's whole grant.
+    try {
+      await revokeOnReviewPage(ctx);
+    } catch (error) {
+      ctx.note(`tidying up: revoking on the review page failed: ${(error as Error).message}`);
+    }
+  }
+  try {
+    const status = await tokenStatus(ctx, token);
+    if (status >= 200 && status < 300) ctx.note(`left behind: the OAuth token the case obtained for ${a.clientId} is still taken (${status}) — neither the application API nor the review page revoked it`);
+  } catch {
+    // The target did not answer; nothing more to learn here.
+  }
+  const own = ctx.profile.users[0]?.token;
+  if (own && (await tokenStatus(ctx, own).catch(() => 0)) === 401) ctx.note("tidying up: after revoking on the review page, users[0]'s profile token is refused — it came from the same application; give users[0] a token of its own");
+}
+
+/** users[0] revokes the profile's application on the review page (seed: Authorization review link). */
+async function revokeOnReviewPage(ctx: CaseContext): Promise<void> {
+  const { reviewAs, revokeButton } = await import("./review-session.ts");
+  const { formData } = await import("../../authorize/html-forms.ts");
+  const { session, page, url } = await reviewAs(ctx, ctx.profile.users[0]!);
+  if (page.status === 404) return; // no grant left: nothing to revoke
+  const revoke = revokeButton(page);
+  if (!revoke) throw new Error(`the review page (${page.status}) has no Revoke button`);
+  const done = await session.post(url, revoke.form.action, formData(revoke.form, {}, revoke.button));
+  if (done.status >= 400) throw new Error(`pressing Revoke answered ${done.status}`);
 }
 
 /**

@@ -12,6 +12,7 @@ import { check, type Checks } from "../../core/failure.ts";
 import { repoPlace, SEED, withHook } from "../hooks/support.ts";
 import { checkMediaType, eventOf, FORM_TYPE, JSON_TYPE, kindOf, nameOf, payloadOf, pushAndPing, webhookCase } from "./support.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
+import { needsDecision } from "../profile.ts";
 
 /** The body carries the payload of the event its header names (a ping or a push, by their fields). */
 function checkKind(d: ReceivedDelivery, name: string): void {
@@ -48,6 +49,7 @@ export const CONTENT_CASES: Case[] = withRules(RULES, [
   }),
 
   webhookCase("WEBHOOK-CONTENT-002", "content_type form: Content-Type application/x-www-form-urlencoded and the body is payload=<url-encoded JSON>", SEED.headers, ["trigger"], async (ctx, id) => {
+    needsDecision(ctx, "D-DELIVERY-CONTENT-TYPE", "a hook of content_type form");
     await withHook(ctx, repoPlace(ctx), id, { events: ["push"], contentType: "form" }, async (hook) => {
       check.equal(hook.hook.config.content_type, "form", "config.content_type is form", "/body/config/content_type");
       const all = await pushAndPing(ctx, hook);

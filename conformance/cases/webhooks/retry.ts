@@ -14,6 +14,7 @@ import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { placeName, receiverOf, repoPlace, SEED, withHook, type Installed } from "../hooks/support.ts";
 import { creationPing, deliveryTimeout, isPingFor, mark, pingNow, webhookCase, type Mark } from "./support.ts";
+import { needsDecision, stopAt } from "../profile.ts";
 
 const RETRY_SEED = `${SEED.headers} (spec/DECISIONS.md: Delivery retries and time-outs)`;
 /** The longest wait for an announced retry the case accepts (the case itself has 30 s by default). */
@@ -29,8 +30,10 @@ interface LoggedAttempt {
 
 async function deliveryLog(ctx: CaseContext, hook: Installed): Promise<LoggedAttempt[]> {
   const res = await ctx.http.request({ operationId: "listRepoHookDeliveries", params: { owner: (hook.place as { owner: string }).owner, repo: (hook.place as { repo: string }).repo, hook_id: hook.id }, token: ctx.profile.users[0]!.token });
-  check.status(res.status, 200, `GET ${placeName(hook.place)}/${hook.id}/deliveries`);
-  return res.json<LoggedAttempt[]>();
+  // The log is D-SCHEMA-DELIVERY-LOG's: without it this case has nothing to read.
+  const list = res.status === 200 ? res.json<unknown>() : undefined;
+  if (!Array.isArray(list)) stopAt(ctx, "D-SCHEMA-DELIVERY-LOG", `GET ${placeName(hook.place)}/${hook.id}/deliveries lists the hook's deliveries`, { expected: "200 with an array", actual: `${res.status} ${res.text.slice(0, 160)}`, pointer: "/status" });
+  return list as LoggedAttempt[];
 }
 
 /**
@@ -73,6 +76,7 @@ const RULES: Record<string, readonly string[]> = {
 
 export const RETRY_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-RETRY-001", "A delivery answered 500 is logged as failed and retried with the same X-Service-Delivery", RETRY_SEED, [], async (ctx, id) => {
+    needsDecision(ctx, "D-SCHEMA-DELIVERY-LOG", "the delivery log this case reads");
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
       const { failed, since } = await failedPing(ctx, hook);
       const guid = failed.headers["x-service-delivery"]!;
@@ -86,6 +90,7 @@ export const RETRY_CASES: Case[] = withRules(RULES, [
     });
   }),
   webhookCase("WEBHOOK-RETRY-002", "Redelivering a failed delivery (POST …/attempts → 202) sends it again with the same X-Service-Delivery", RETRY_SEED, [], async (ctx, id) => {
+    needsDecision(ctx, "D-SCHEMA-DELIVERY-LOG", "the delivery log this case reads");
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
       const { failed } = await failedPing(ctx, hook);
       const guid = failed.headers["x-service-delivery"]!;

@@ -13,6 +13,7 @@ import { check } from "../../core/failure.ts";
 import { checkSecretHidden, freshSecret, hookRequest, placeName, repoPlace, SEED, withHook, type Hook, type Installed } from "../hooks/support.ts";
 import type { CaseContext } from "../../core/types.ts";
 import { checkMediaType, checkNoSignatures, checkSignatures, creationPing, FORM_TYPE, isPingFor, mark, nameOf, pingNow, pushAndPing, webhookCase } from "./support.ts";
+import { needsDecision } from "../profile.ts";
 
 /** A ping through the endpoint, after an edit: the delivery it makes. */
 async function pingAfterEdit(ctx: CaseContext, hook: Installed, config: Record<string, string>, secret: string | undefined) {
@@ -52,6 +53,7 @@ export const SIGNATURE_CASES: Case[] = withRules(RULES, [
   }),
 
   webhookCase("WEBHOOK-SIGNATURE-003", "A form hook's signatures are HMACs of the exact form bytes received (payload=…)", SEED.authentication, ["trigger"], async (ctx, id) => {
+    needsDecision(ctx, "D-DELIVERY-CONTENT-TYPE", "a hook of content_type form");
     const secret = freshSecret();
     await withHook(ctx, repoPlace(ctx), id, { events: ["push"], contentType: "form", secret }, async (hook) => {
       const all = await pushAndPing(ctx, hook);

@@ -1,0 +1,80 @@
+/**
+ * The independent server kept honest (issue 33, point 7): it is another team's code — nothing of
+ * this project's is imported there — and where it breaks the seed the suite says so, at the
+ * seed level, even with its whole profile of declared choices. Each breach is a test-only
+ * option of the server (`breakSeed`), run on the few cases that meet it; the same cases pass
+ * on the server unbroken. And the rate-budget preflight finds out that this server counts
+ * refused credentials against the address, which the reference does not.
+ * The full runs are in independent-server.test.ts (integration: they take longer).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunSummary } from "../../conformance/core/types.ts";
+import { runSuite } from "../../conformance/run/runner.ts";
+import { rateBudgetProblem } from "../../conformance/run/rate-budget.ts";
+import { startIndependentServer, type IndependentOptions, type IndependentServer } from "./independent-server/server.ts";
+import { DECISIONS, independentProfile } from "./independent-profile.ts";
+import { resultLine } from "./fault-proxy/run.ts";
+import { ceiling } from "../ceilings.ts";
+
+const FOLDER = new URL("./independent-server/", import.meta.url);
+
+let server: IndependentServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function run(options: IndependentOptions, only: string): Promise<RunSummary> {
+  server = await startIndependentServer(options);
+  return runSuite({ baseUrl: server.api, authUrl: server.auth, profile: { ...independentProfile(server, DECISIONS), deliveryTimeoutMs: ceiling(600) }, only });
+}
+
+const failedSeedRules = (s: RunSummary) => (s.rules ?? []).filter((r) => r.level === "seed" && r.status === "failed").map((r) => r.id);
+
+describe("the independent server is another team's code", () => {
+  it("imports nothing of the project: no reference/, generated/, runtime/ or conformance/ module", () => {
+    const files = readdirSync(FOLDER).filter((f) => f.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(4);
+    for (const file of files) {
+      const text = readFileSync(new URL(file, FOLDER), "utf8");
+      const imports = [...text.matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1]!);
+      expect(imports.filter((i) => !(i.startsWith("node:") || /^\.\/[\w-]+\.ts$/.test(i))), file).toEqual([]);
+    }
+  });
+});
+
+describe("where it breaks the seed, the suite says so at the seed level", () => {
+  const BREACHES: { breach: NonNullable<IndependentOptions["breakSeed"]>; only: string; rule: string }[] = [
+    // Signed with another key than the hook's secret: no signature checks out.
+    { breach: "wrong-signature", only: "WEBHOOK-SIGNATURE-001", rule: "S-WEBHOOK-SIGNATURE" },
+    // A 200 [] where the feed has not changed: no 304 Not Modified.
+    { breach: "feed-304-ignored", only: "FEEDS-ETAG-002", rule: "S-FEED-CONDITIONAL" },
+  ];
+  for (const { breach, only, rule } of BREACHES) {
+    it(
+      `${breach}: ${only} fails ${rule}, and passes on the server unbroken`,
+      async () => {
+        const broken = await run({ breakSeed: breach }, only);
+        expect(failedSeedRules(broken), broken.results.map(resultLine).join("\n")).toContain(rule);
+        await server!.close();
+        server = undefined;
+        const sound = await run({}, only);
+        expect(sound.results.map(resultLine)).toEqual([`${only} passed`]);
+      },
+      ceiling(20_000),
+    );
+  }
+});
+
+describe("the request budget's preflight", () => {
+  it("finds that this server counts refused credentials against the address, and asks for those too", async () => {
+    server = await startIndependentServer();
+    // 600 an hour for the address: enough without the refused requests, not with 1000 of them.
+    expect(await rateBudgetProblem({ baseUrl: server.api, need: { anonymous: 10, user: 0, refused: 0 } })).toBeUndefined();
+    const problem = await rateBudgetProblem({ baseUrl: server.api, need: { anonymous: 10, user: 0, refused: 1000 } });
+    expect(problem).toMatch(/^the target's anonymous rate limit will not last this run: \d+ of 600 requests left, the selected cases need about 1010;/);
+    // Counted: the probes themselves, the bad token among them.
+    expect(server.counts.badCredentials).toBe(1);
+  });
+});
