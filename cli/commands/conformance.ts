@@ -25,6 +25,7 @@ interface ConformanceOptions {
   receiverHost: string;
   caseTimeout: string;
   requestTimeout: string;
+  maxResponseBytes?: string;
   reference?: boolean;
   receiver?: string;
   secret?: string;
@@ -44,6 +45,14 @@ function httpUrl(flag: string, value: string | undefined): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} must be an http(s) URL, got ${value}`);
   return value.replace(/\/+$/, "");
+}
+
+/** --max-response-bytes: a whole number of bytes, 1 KB to 1 GB (the profile schema's range). */
+function parseBytes(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1024 || n > 1024 ** 3) throw new UsageError(`${flag} must be a whole number of bytes from 1024 to 1073741824, got ${value}`);
+  return n;
 }
 
 function parseSeconds(flag: string, value: string): number {
@@ -117,6 +126,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--receiver-host <address>", "address of the built-in webhook receiver (must be reachable from the target)", "127.0.0.1")
     .option("--case-timeout <seconds>", "time limit of one case", "30")
     .option("--request-timeout <seconds>", "time limit of one request, answer and body (a target that never answers fails the case)", "10")
+    .option("--max-response-bytes <bytes>", "the most one answer's body may weigh, counted after decompression (default 8388608, or the profile's limits.maxResponseBytes); a longer answer fails its case")
     .option("--reference", "start the reference server on a temporary database and run against it")
     .option("--receiver <url>", "check a webhook receiver instead of a server: the suite sends it deliveries (with --secret)")
     .option("--secret <secret>", "the secret the receiver checks signatures with (--receiver)")
@@ -144,6 +154,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       }
       const timeoutMs = parseSeconds("--case-timeout", opts.caseTimeout);
       const requestTimeoutMs = parseSeconds("--request-timeout", opts.requestTimeout);
+      const maxResponseBytes = parseBytes("--max-response-bytes", opts.maxResponseBytes);
       // The consumer suites (a webhook receiver, an OAuth client) have their own cases and targets.
       const consumer = opts.receiver !== undefined || opts.oauthClient ? await import("./conformance-consumers.ts") : undefined;
       if (consumer) consumer.checkConsumerOptions(opts);
@@ -173,7 +184,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, maxResponseBytes, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
         let summary;
         if (consumer) summary = await consumer.runConsumerSuite(opts, suite);

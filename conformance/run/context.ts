@@ -38,6 +38,8 @@ export interface RunResources {
   fetch?: typeof fetch;
   /** Per request (default 10 s). */
   requestTimeoutMs?: number;
+  /** The most one answer's body may weigh, decoded (default 8 MB). */
+  maxResponseBytes?: number;
   decisions?: Decisions;
   /** Where findings go (the runner's list). */
   findings?: Finding[];
@@ -73,7 +75,7 @@ export function contractJudge(caseId: string, caseRules: readonly string[], deci
 export function caseContext(run: RunResources, notes: string[], signal?: AbortSignal, meta: { id: string; rules?: readonly string[] } = { id: "?" }): CaseContext {
   const decisions = run.decisions ?? new Decisions(run.profile.decisions);
   const judge = contractJudge(meta.id, meta.rules ?? [], decisions, run.findings);
-  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, signal, judge });
+  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge });
   return {
     profile: run.profile,
     baseUrl: run.baseUrl,

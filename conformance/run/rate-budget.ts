@@ -12,6 +12,7 @@
  * counting fetch and fails when an area needs more than its figure says.
  */
 import type { Area, CaseMeta } from "../core/types.ts";
+import { withOwnedTimeout } from "../core/owned-timeout.ts";
 
 /** Counted API requests a full run of each area makes: anonymous, and with users[0]'s token. */
 export const AREA_REQUESTS: Readonly<Record<Area, { anonymous: number; user: number }>> = {
@@ -45,28 +46,40 @@ interface Left {
   remaining: number;
   limit?: number;
   reset?: number;
+  /** The header as sent, for a reset no date can hold. */
+  resetText?: string;
 }
 
 async function left(baseUrl: string, token: string | undefined, fetchImpl: typeof fetch): Promise<Left | undefined> {
   try {
-    const res = await fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", ...(token ? { authorization: `token ${token}` } : {}) }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
-    await res.body?.cancel();
+    const res = await withOwnedTimeout(10_000, async (signal) => {
+      const answer = await fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", ...(token ? { authorization: `token ${token}` } : {}) }, redirect: "manual", signal });
+      await answer.body?.cancel();
+      return answer;
+    });
     const number = (name: string) => {
       const v = res.headers.get(name);
-      return v !== null && /^\d+$/.test(v.trim()) ? Number(v) : undefined;
+      return v !== null && /^\d{1,30}$/.test(v.trim()) ? Number(v) : undefined;
     };
     const remaining = number("x-ratelimit-remaining");
     // A target without the seed's header: nothing to read, and its own cases will say so.
-    return remaining === undefined ? undefined : { remaining, limit: number("x-ratelimit-limit"), reset: number("x-ratelimit-reset") };
+    return remaining === undefined ? undefined : { remaining, limit: number("x-ratelimit-limit"), reset: number("x-ratelimit-reset"), resetText: res.headers.get("x-ratelimit-reset") ?? undefined };
   } catch {
     return undefined;
   }
 }
 
-function when(reset: number | undefined): string {
+/**
+ * When the window resets, as the target said it. The header is the target's text: a value no date
+ * can hold (99999999999999999999, years past 275760) is quoted as it came, never turned into a
+ * Date whose toISOString throws.
+ */
+function when(reset: number | undefined, raw: string | undefined): string {
   if (reset === undefined) return "";
   const seconds = reset > 1e11 ? reset / 1000 : reset; // tolerate a target that sends milliseconds
-  return ` until ${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z")} (X-RateLimit-Reset)`;
+  const date = new Date(seconds * 1000);
+  if (!Number.isFinite(date.getTime())) return ` until X-RateLimit-Reset ${JSON.stringify((raw ?? "").slice(0, 40))}, which is no date`;
+  return ` until ${date.toISOString().replace(/\.\d{3}Z$/, "Z")} (X-RateLimit-Reset)`;
 }
 
 /**
@@ -83,7 +96,7 @@ export async function rateBudgetProblem(options: { baseUrl: string; token?: stri
     // The probe itself was one request; what is left after it must cover the run.
     if (l && l.remaining < need) {
       const raise = who === "anonymous" ? "raise the target's anonymous limit (the reference: serve --rate-limit 5000,1000)" : "raise the target's per-user limit";
-      return `the target's ${who} rate limit will not last this run: ${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset)}, the selected cases need about ${need}; wait for the reset, ${raise}, or select fewer cases (--skip robustness)`;
+      return `the target's ${who} rate limit will not last this run: ${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset, l.resetText)}, the selected cases need about ${need}; wait for the reset, ${raise}, or select fewer cases (--skip robustness)`;
     }
   }
   return undefined;
