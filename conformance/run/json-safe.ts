@@ -39,7 +39,6 @@ export function jsonSafe(value: unknown): unknown {
   const seen = new WeakSet<object>();
   const text = JSON.stringify(value, function replacer(_key, v: unknown) {
     if (typeof v === "bigint") return v.toString();
-    if (typeof v === "string") return cutText(v, STRING_LIMIT);
     if (typeof v === "function" || typeof v === "symbol") return String(v);
     if (v instanceof RegExp) return String(v);
     if (v instanceof Error) return `${v.name}: ${v.message}`;
