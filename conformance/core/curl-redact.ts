@@ -12,6 +12,8 @@ import type { SentRequest } from "./http.ts";
 export const PASSWORD_VARIABLE = "CONFORMANCE_PASSWORD";
 export const CLIENT_SECRET_VARIABLE = "CONFORMANCE_CLIENT_SECRET";
 export const OTP_VARIABLE = "CONFORMANCE_OTP";
+/** The most of a request body a curl line carries. */
+export const CURL_BODY_LIMIT = 16 * 1024;
 
 /** Marks a variable inside a string until it is quoted (NUL never occurs in a recorded request). */
 const mark = (variable: string) => `\u0000${variable}\u0000`;
@@ -112,6 +114,10 @@ export function redactedCurlParts(e: SentRequest): string[] {
     else if (k.toLowerCase() === "x-service-otp" && /^\d+$/.test(v.trim())) parts.push("-H", shellWord(`${k}: ${mark(OTP_VARIABLE)}`));
     else parts.push("-H", shellWord(`${k}: ${v}`));
   }
-  if (e.requestBody !== undefined) parts.push("--data-raw", shellWord(markClientSecret(e.requestBody)));
+  if (e.requestBody !== undefined && e.requestBody.length > CURL_BODY_LIMIT) {
+    // A body of megabytes (a size-limit case sends one) would make every report megabytes: the
+    // line keeps its beginning and says so; it no longer reproduces the request exactly.
+    parts.push("--data-raw", shellWord(markClientSecret(e.requestBody.slice(0, CURL_BODY_LIMIT))), `# the body is cut here: its first ${CURL_BODY_LIMIT} of ${e.requestBody.length} characters`);
+  } else if (e.requestBody !== undefined) parts.push("--data-raw", shellWord(markClientSecret(e.requestBody)));
   return parts;
 }
