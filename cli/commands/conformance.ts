@@ -2,7 +2,8 @@
  * `service-contract conformance`: the conformance suite against any implementation (by URL, with
  * a profile saying what it may use there) or, with `--reference`, against the reference server
  * started on a temporary in-memory database. Progress on the console as cases finish, then the
- * chosen reports. Exit 0 when every selected case passes (skips allowed), 1 when any fails, 2 for
+ * chosen reports. Exit 0 when every selected case passes (skips allowed), 1 when a seed rule
+ * fails, 3 when only decisions fail, 4 for an internal error (never 1: cli/main.ts), 2 for
  * bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing,
  * a report folder that cannot be written — or a target that does not answer. Every request has a
  * time limit (--request-timeout), so a target that never answers fails cases, not the run.
@@ -96,7 +97,7 @@ const HELP = `
 Exit codes: 0 every selected case passed (skips allowed), 1 a seed rule failed (the target breaks
 the seed), 3 only the contract's own decisions failed (D- rules: switch off in the profile's
 "decisions" those your target chose otherwise), 2 bad usage (also an --out folder that cannot be
-written) or an unreachable target. Patterns for --only/--skip are
+written) or an unreachable target, 4 an internal error of the suite (a bug: report it). Patterns for --only/--skip are
 comma-separated globs over case IDs or area names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile says what the suite may use on your
 target: users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user),
 optionally a second user, an OAuth app, an org, a public and a private repository, an issue, an
