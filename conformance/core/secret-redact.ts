@@ -88,7 +88,8 @@ export function secretRedactor(profile: Profile): Redactor {
       // Inside a curl line every piece of text is single-quoted: close, the variable, reopen.
       out = out.split(secret).join(curl ? `'"$${variable}"'` : `$${variable}`);
     }
-    return out;
+    // A secret at the edge of a word leaves an empty '' beside the variable: dropped.
+    return curl && out !== text ? out.replace(/"''(?=\s|$)/g, '"').replace(/(^|\s)''"/g, '$1"') : out;
   };
   const walk = (value: unknown, key: string | undefined): unknown => {
     if (typeof value === "string") return redactText(value, key === "curl");

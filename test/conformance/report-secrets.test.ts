@@ -118,6 +118,6 @@ describe("curl lines", () => {
     const result = redact({ failure: { message: `token ${SECRETS.token} refused`, actual: { echo: [SECRETS.token] }, curl: `curl -i -X GET 'http://h/user' -H 'authorization: token ${SECRETS.token}'` } });
     expect(result.failure.message).toBe("token $CONFORMANCE_TOKEN refused");
     expect(result.failure.actual).toEqual({ echo: ["$CONFORMANCE_TOKEN"] });
-    expect(result.failure.curl).toBe(`curl -i -X GET 'http://h/user' -H 'authorization: token '"$CONFORMANCE_TOKEN"''`);
+    expect(result.failure.curl).toBe(`curl -i -X GET 'http://h/user' -H 'authorization: token '"$CONFORMANCE_TOKEN"`);
   });
 });
