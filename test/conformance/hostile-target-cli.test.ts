@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../cli/in-process.ts";
 import { rateBudgetProblem } from "../../conformance/run/rate-budget.ts";
 import { ConsoleReporter } from "../../conformance/report/console.ts";
-import type { RunSummary } from "../../conformance/core/types.ts";
+import type { CaseResult, RunSummary } from "../../conformance/core/types.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
 import { ceiling } from "../ceilings.ts";
 
@@ -71,8 +71,8 @@ describe("target text on the way to the terminal", () => {
   it("the console report: a pointer naming the target's keys, a skip reason, a title", () => {
     let out = "";
     const reporter = new ConsoleReporter({ write: (t) => (out += t) });
-    const result = { id: "X-1", title: "t", area: "feeds", seed: "s", status: "failed", durationMs: 1, notes: [HOSTILE], failure: { message: HOSTILE, pointer: `/body/${HOSTILE}`, actual: HOSTILE, curl: `curl '${HOSTILE}'` } } as const;
-    const skipped = { id: "X-2", title: "u", area: "feeds", seed: "s", status: "skipped", durationMs: 0, notes: [], reason: `${HOSTILE}\nFAKE LINE` } as const;
+    const result: CaseResult = { id: "X-1", title: "t", area: "feeds", seed: "s", status: "failed", durationMs: 1, notes: [HOSTILE], failure: { message: HOSTILE, pointer: `/body/${HOSTILE}`, actual: HOSTILE, curl: `curl '${HOSTILE}'` } };
+    const skipped: CaseResult = { id: "X-2", title: "u", area: "feeds", seed: "s", status: "skipped", durationMs: 0, notes: [], reason: `${HOSTILE}\nFAKE LINE` };
     reporter.onProgress({ type: "case", result: skipped, index: 0, total: 2 });
     expect(out.split("\n").length).toBe(2); // the progress line stays one line
     const summary = { target: { baseUrl: "http://t", authUrl: "http://t" }, startedAt: "", durationMs: 1, results: [result, skipped], counts: { passed: 0, failed: 1, skipped: 1 } } as unknown as RunSummary;
