@@ -2973,10 +2973,10 @@ export interface components {
             url: string;
         };
         /**
-         * OAuthAuthorizeError
+         * OauthAuthorizeError
          * @description The query parameters of the redirect to the application's registered callback URL when `GET {auth_url}/login/oauth/authorize` fails (all values are strings).
          */
-        OAuthAuthorizeError: {
+        OauthAuthorizeError: {
             /**
              * @description - `application_suspended`: the application was suspended for abuse, spam or misuse; contact support.
              *     - `redirect_uri_mismatch`: the redirect_uri does not match the registered callback URL; give a matching value or omit it.
@@ -2996,10 +2996,10 @@ export interface components {
             state?: string;
         };
         /**
-         * OAuthTokenError
+         * OauthTokenError
          * @description Error answer of `POST {auth_url}/login/oauth/access_token`. Sent with status 200 (clients of the service expect it), in the format the `Accept` header asks for, like AccessTokenResponse.
          */
-        OAuthTokenError: {
+        OauthTokenError: {
             /**
              * @description - `incorrect_client_credentials`: client_id and/or client_secret is wrong; correct the credentials.
              *     - `redirect_uri_mismatch`: the redirect_uri does not match the registered callback URL; give a matching value or omit it.
@@ -4432,7 +4432,7 @@ export interface components {
             };
         };
         /** @description The delivery attempt with its request and response. */
-        HookDeliveryDetail: {
+        HookDeliveryAttempt: {
             headers: {
                 "X-Accepted-OAuth-Scopes": components["headers"]["X-Accepted-OAuth-Scopes"];
                 "X-OAuth-Scopes": components["headers"]["X-OAuth-Scopes"];
@@ -5373,9 +5373,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OAuthTokenError"];
-                    "application/x-www-form-urlencoded": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OAuthTokenError"];
-                    "application/xml": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OAuthTokenError"];
+                    "application/json": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OauthTokenError"];
+                    "application/x-www-form-urlencoded": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OauthTokenError"];
+                    "application/xml": components["schemas"]["AccessTokenResponse"] | components["schemas"]["OauthTokenError"];
                 };
             };
             431: components["responses"]["WebRequestHeaderFieldsTooLarge"];
@@ -5806,7 +5806,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["HookDeliveryDetail"];
+            200: components["responses"]["HookDeliveryAttempt"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6244,7 +6244,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["HookDeliveryDetail"];
+            200: components["responses"]["HookDeliveryAttempt"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8046,9 +8046,9 @@ export type MembershipWebhookPayload = components["schemas"]["MembershipWebhookP
 /** The `milestone.json` schema. */
 export type Milestone = components["schemas"]["Milestone"];
 /** The `oauth-authorize-error.json` schema. */
-export type OAuthAuthorizeError = components["schemas"]["OAuthAuthorizeError"];
+export type OauthAuthorizeError = components["schemas"]["OauthAuthorizeError"];
 /** The `oauth-token-error.json` schema. */
-export type OAuthTokenError = components["schemas"]["OAuthTokenError"];
+export type OauthTokenError = components["schemas"]["OauthTokenError"];
 /** The `organization.json` schema. */
 export type Organization = components["schemas"]["Organization"];
 /** The `page-build.json` schema. */

@@ -74,8 +74,8 @@ export interface SchemaTypes {
     MembershipEventPayload: T.MembershipEventPayload;
     MembershipWebhookPayload: T.MembershipWebhookPayload;
     Milestone: T.Milestone;
-    OAuthAuthorizeError: T.OAuthAuthorizeError;
-    OAuthTokenError: T.OAuthTokenError;
+    OauthAuthorizeError: T.OauthAuthorizeError;
+    OauthTokenError: T.OauthTokenError;
     Organization: T.Organization;
     PageBuild: T.PageBuild;
     PageBuildEvent: T.PageBuildEvent;

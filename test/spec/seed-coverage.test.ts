@@ -313,7 +313,7 @@ describe("the OAuth web flow endpoints", () => {
     const [success, failure] = (redirect["x-location-query"] as { oneOf: [{ required: string[]; properties: Record<string, unknown> }, { $ref: string }] }).oneOf;
     expect(success.required).toEqual(["code"]);
     expect(Object.keys(success.properties).sort()).toEqual(["code", "state"]);
-    expect(failure.$ref).toBe("#/components/schemas/OAuthAuthorizeError");
+    expect(failure.$ref).toBe("#/components/schemas/OauthAuthorizeError");
     const error = schemaFile("oauth-authorize-error.json") as { required: string[]; properties: { error: { enum: string[] } } & Record<string, unknown> };
     expect(error.required).toEqual(["error", "error_description", "error_uri"]);
     expect(Object.keys(error.properties)).toContain("state");
@@ -335,7 +335,7 @@ describe("the OAuth web flow endpoints", () => {
     expect(Object.keys(ok.content ?? {}).sort()).toEqual(["application/json", "application/x-www-form-urlencoded", "application/xml"]);
     for (const [type, media] of Object.entries(ok.content!)) {
       const refs = (media.schema.oneOf as { $ref: string }[]).map((s) => s.$ref);
-      expect(refs, type).toEqual(["#/components/schemas/AccessTokenResponse", "#/components/schemas/OAuthTokenError"]);
+      expect(refs, type).toEqual(["#/components/schemas/AccessTokenResponse", "#/components/schemas/OauthTokenError"]);
       const examples = Object.values(media.examples ?? {}).map((e) => deref(e) as { value: unknown; description?: string });
       // Every example is the data (D-SPEC-NO-ID: what every tool checks against the schema); a form
       // or XML one names its exact wire text in its description, which is what the mock sends.

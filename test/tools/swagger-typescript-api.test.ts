@@ -1,29 +1,31 @@
 /**
- * swagger-typescript-api (its fetch HttpClient) generates a client from the package's `./spec`
- * export that type-checks strictly and calls the reference correctly: a feed, the same with
- * If-None-Match → 304 (its client rejects every non-2xx with the response), the repository's
- * issue events, GET /hooks.
+ * swagger-typescript-api (its fetch HttpClient) generates clients that type-checks strictly and
+ * call the reference correctly: a feed, the same with If-None-Match → 304 (its client rejects
+ * every non-2xx with the response), the repository's issue events, GET /hooks.
  *
- * From `service-contract/spec`, the tool needs three of its own settings (DECISIONS,
- * D-SPEC-NO-ID); the source cannot be shaped around it without renaming its files:
- * - It names the type of a schema file after the file's name, not its title (a title changes
- *   nothing): `activity-event.json` → `ActivityEvent`, the name of the component that refers to
- *   it, hence `export type ActivityEvent = ActivityEvent;` (42 circular aliases); and
- *   `activity/page_build.json` → `PageBuild`, the name of another file's component, hence a
- *   `PageBuildEvent` typed as the PageBuild resource. Our layout (`webhooks/<event>.json`, found
- *   from X-Service-Event) gives three files one name per event. So: a custom config whose hooks
- *   name each file by its `title` (which is its component's name) and reuse that component, with
- *   `--prefer-existing-schema-names-for-external-refs` (components that are only a `$ref` take
- *   the file's content). The types then have exactly the names of `service-contract/types`.
- * - `baseApiParams: { format: "json" }` on the client: it reads no media type through a response
- *   `$ref: '#/components/responses/…'` (all 373 of the source's), so it parses no body unless told
- *   to. The bundle copies each response in place, so its client needs neither setting.
+ * With its defaults (`-p`, `-o`, `-n`, nothing else) from the one-file bundle the package ships
+ * (bundle/openapi.json). Not from `./spec`: two bugs of the tool's stand in the way, each
+ * reproduced below on a two-file contract of a few lines:
+ * - a component that is a `$ref` to a file whose name gives the component's own name
+ *   (`Foo: {$ref: foo.json}`) becomes `export type Foo = Foo;` and the file's schema is never
+ *   written: in the contract, every component is its file (`ActivityEvent`, `activity-event.json`),
+ *   so 42 circular aliases (TS2456). Naming the files apart from their components would only
+ *   give each type two names (`Foo = FooBody`);
+ * - it reads no media type through a response `$ref: '#/components/responses/…'` (all 373 of the
+ *   source's), so it parses no body unless told to. The bundle copies each response in place
+ *   (generators/editions/bundle.ts).
+ * So from `./spec`, the fallback (README, DECISIONS D-SPEC-NO-ID): a custom config whose hooks name
+ * each file by its `title` (which is its component's name) and reuse that component, with
+ * `--prefer-existing-schema-names-for-external-refs` (components that are only a `$ref` take the
+ * file's content), and `baseApiParams: { format: "json" }` on the client. The types then have
+ * exactly the names of `service-contract/types`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
-import { beforeAll, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../repo-root.ts";
+import { pascal } from "../spec/derived-names.ts";
 import { describeGeneratedClient, REPO, run, scratch, SPEC } from "./clients/harness.ts";
 import { ceiling } from "../ceilings.ts";
 
@@ -73,13 +75,78 @@ async function generate(name: string, input: string, flags: string[], apiConfig:
   return dir;
 }
 
-// Only the source: a client from bundle/openapi.json (which needs neither setting below) was a
-// second generation, type-check and reference server, time the suite cannot spare; the bundle
-// is read by Spectral, Redocly and swagger-parser (test/tools/).
+const BUNDLE = join(repoRoot, "bundle/openapi.json");
+
+/** The two bugs, on a contract of two files: a component that is its file, reached through a response `$ref` and in place. */
+const REPRO = {
+  "openapi.yaml": `openapi: 3.1.0
+info: { title: repro, version: "1" }
+paths:
+  /by-ref:
+    get:
+      operationId: getByRef
+      responses:
+        "200": { $ref: "#/components/responses/Foo" }
+  /in-place:
+    get:
+      operationId: getInPlace
+      responses:
+        "200":
+          description: a foo
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Foo" }
+components:
+  responses:
+    Foo:
+      description: a foo
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/Foo" }
+  schemas:
+    Foo: { $ref: foo.json }
+`,
+  "foo.json": JSON.stringify({ type: "object", required: ["id"], properties: { id: { type: "string" } } }),
+};
+
+let fromBundle = "";
 let fromSpec = "";
+let defaultsFromSpec = "";
+let repro = "";
 beforeAll(async () => {
-  fromSpec = await generate("swagger-typescript-api", SPEC, ["--prefer-existing-schema-names-for-external-refs", "--custom-config=names-by-title.mjs"], `{ baseUrl, baseApiParams: { format: "json" } }`);
+  repro = scratch("swagger-typescript-api-repro");
+  for (const [name, text] of Object.entries(REPRO)) writeFileSync(join(repro, name), text);
+  [fromBundle, fromSpec, defaultsFromSpec] = await Promise.all([
+    generate("swagger-typescript-api-bundle", BUNDLE, [], "{ baseUrl }"),
+    generate("swagger-typescript-api", SPEC, ["--prefer-existing-schema-names-for-external-refs", "--custom-config=names-by-title.mjs"], `{ baseUrl, baseApiParams: { format: "json" } }`),
+    generate("swagger-typescript-api-defaults", SPEC, [], "{ baseUrl }"),
+    run(BIN, ["generate", "-p", join(repro, "openapi.yaml"), "-o", join(repro, "gen"), "-n", "api.ts"], { cwd: repro }),
+  ]);
 }, ceiling(150_000));
+
+describe("swagger-typescript-api's bugs, reproduced (the reason for the fallback from ./spec)", () => {
+  it("a component that is a $ref to a file of its own name becomes an alias of itself, the file's schema unwritten", () => {
+    const code = readFileSync(join(repro, "gen/api.ts"), "utf8");
+    expect(code).toMatch(/^export type Foo = Foo;$/m);
+    expect(code).not.toMatch(/^export interface Foo\b/m);
+  });
+
+  it("a response reached through $ref is read without its media type: its body is not parsed", () => {
+    const code = readFileSync(join(repro, "gen/api.ts"), "utf8");
+    const request = (operation: string) => code.slice(code.indexOf(`${operation}: (`), code.indexOf("}),", code.indexOf(`${operation}: (`)));
+    expect(request("getInPlace")).toContain('format: "json"');
+    expect(request("getByRef")).not.toContain("format:");
+  });
+
+  it("from ./spec with its defaults, the first bug is the only circular alias: one per component that is its file", () => {
+    const code = readFileSync(join(defaultsFromSpec, "gen/api.ts"), "utf8");
+    const aliases = [...code.matchAll(/^export type (\w+) = \1;$/gm)].map((m) => m[1]).sort();
+    const schemas = (parse(readFileSync(SPEC, "utf8")) as { components: { schemas: Record<string, { $ref?: string }> } }).components.schemas;
+    const ownFile = Object.entries(schemas).filter(([name, s]) => s.$ref && !s.$ref.includes("#") && pascal(s.$ref.replace(/^.*\//, "").replace(/\.json$/, "")) === name);
+    expect(aliases).toEqual(ownFile.map(([name]) => name).sort());
+    expect(aliases.length).toBeGreaterThan(30);
+  });
+});
 
 it("names each schema's type from service-contract/spec as the component it is, with no circular alias", () => {
   const code = readFileSync(join(fromSpec, "gen/api.ts"), "utf8");
@@ -89,4 +156,5 @@ it("names each schema's type from service-contract/spec as the component it is, 
   expect(components.filter((name) => !declared.has(name))).toEqual([]);
 });
 
-describeGeneratedClient("swagger-typescript-api from service-contract/spec", () => fromSpec);
+describeGeneratedClient("swagger-typescript-api with its defaults, from bundle/openapi.json", () => fromBundle);
+describeGeneratedClient("swagger-typescript-api from service-contract/spec, with the fallback config", () => fromSpec);

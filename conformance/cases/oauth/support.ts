@@ -68,7 +68,7 @@ export async function expectCode(ctx: CaseContext, query: Record<string, string>
 
 /**
  * An authorize error: the redirect goes to the registered callback URL with error,
- * error_description, error_uri (OAuthAuthorizeError) and the state sent. Its failures count
+ * error_description, error_uri (OauthAuthorizeError) and the state sent. Its failures count
  * against `rule` when the error itself is a decision (invalid_request), else the case's first rule.
  */
 export function checkErrorRedirect(ctx: CaseContext, location: URL, error: string, state: string | undefined, rule?: string): Record<string, string> {
@@ -79,8 +79,8 @@ export function checkErrorRedirect(ctx: CaseContext, location: URL, error: strin
   c.ok(sameTarget(location, cb), "errors go to the registered callback URL", { expected: `${cb.origin}${cb.pathname}`, actual: `${location.origin}${location.pathname}`, pointer: "/headers/location" });
   c.ok(!params.code, "an error redirect carries no code", { actual: location.href, pointer: "/headers/location/code" });
   const fields = Object.fromEntries(Object.entries(params).filter(([k]) => ["error", "error_description", "error_uri", "state"].includes(k)));
-  const verdict = validateSchema("OAuthAuthorizeError", fields);
-  if (!verdict.valid) c.fail(`the error parameters break OAuthAuthorizeError: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, { actual: fields, pointer: "/headers/location" });
+  const verdict = validateSchema("OauthAuthorizeError", fields);
+  if (!verdict.valid) c.fail(`the error parameters break OauthAuthorizeError: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`, { actual: fields, pointer: "/headers/location" });
   c.equal(params.state, state, "the state comes back unchanged", "/headers/location/state");
   return params;
 }

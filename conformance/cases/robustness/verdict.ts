@@ -63,8 +63,8 @@ export function judge(op: OperationModel, response: HttpResponse): Problem | und
   }
   if (status >= 400) {
     const body = jsonBody(response);
-    const problem = body.ok ? shapeProblem(body.value, ["Error", "ValidationError", "OAuthTokenError"]) : undefined;
-    if (problem) return { rule: "D-ERRORS", message: `${op.operationId} answered ${status} outside the error shapes (${problem})`, expected: "Error, ValidationError or OAuthTokenError", actual: body.ok ? body.value : undefined, pointer: "/body" };
+    const problem = body.ok ? shapeProblem(body.value, ["Error", "ValidationError", "OauthTokenError"]) : undefined;
+    if (problem) return { rule: "D-ERRORS", message: `${op.operationId} answered ${status} outside the error shapes (${problem})`, expected: "Error, ValidationError or OauthTokenError", actual: body.ok ? body.value : undefined, pointer: "/body" };
   }
   return undefined;
 }
