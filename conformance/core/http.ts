@@ -149,7 +149,7 @@ export class HttpClient {
   }
 
   /**
-   * Sends one request with `send` (fetch, undici's request, …) under the request's signal and
+   * Sends one request with `sendRequest` (fetch, undici's request, …) under the request's signal and
    * reads the body `bodyOf` gives within the time-out and the byte limit: a CaseFailure when no
    * (complete) answer came or the body is over the limit. Every read of a target's answer the
    * suite makes goes through here or through `request`, which uses it.
