@@ -13,6 +13,8 @@ import { CaseFailure } from "../../conformance/core/failure.ts";
 import { EXCHANGE_TEXT_LIMIT, HttpClient } from "../../conformance/core/http.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "../../conformance/core/bounded-body.ts";
 import { jsonSafe } from "../../conformance/run/json-safe.ts";
+import { runSuite } from "../../conformance/run/runner.ts";
+import type { Case } from "../../conformance/core/types.ts";
 import { startHostileServer, type Abuse, type HostileServer } from "./hostile-servers.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
 import { ceiling } from "../ceilings.ts";
@@ -69,6 +71,20 @@ describe("an answer over the byte limit", () => {
     expect(res.json<{ text: string }>().text).toHaveLength(MB);
     expect(res.exchange.responseText).toHaveLength(EXCHANGE_TEXT_LIMIT);
     expect(res.exchange.responseLength).toBe(MB + 11);
+  });
+});
+
+describe("the limit of a run", () => {
+  const READS: Case = { id: "X-READ-001", title: "reads /events", area: "feeds", seed: "s", run: async (ctx) => void (await ctx.http.request({ path: "/events", validate: false })) };
+  const runWith = (extra: Partial<Parameters<typeof runSuite>[0]>) => runSuite({ baseUrl: plain.url, authUrl: plain.url, profile: { users: [{ login: "u" }] }, cases: [READS], receiverHost: false, ...extra });
+
+  it("is the profile's limits.maxResponseBytes, and the run's option wins over it", async () => {
+    const byProfile = await runWith({ profile: { users: [{ login: "u" }], limits: { maxResponseBytes: 4096 } } });
+    expect(byProfile.results[0]!.failure?.message).toMatch(/is larger than the suite reads \(4 KB, --max-response-bytes\)/);
+    const byOption = await runWith({ profile: { users: [{ login: "u" }], limits: { maxResponseBytes: 4096 } }, maxResponseBytes: 2 * MB });
+    expect(byOption.results[0]!.status).toBe("passed");
+    const byDefault = await runWith({});
+    expect(byDefault.results[0]!.status).toBe("passed");
   });
 });
 

@@ -58,6 +58,14 @@ describe("a target's rate-limit headers", () => {
   });
 });
 
+describe("--max-response-bytes", () => {
+  it.each(["10", "8MB", "-1", "1.5", "2000000000"])("%j is a usage error", async (value) => {
+    const result = await runCliInProcess(["conformance", "--base-url", target.url, "--auth-url", target.url, "--profile", PROFILE, "--max-response-bytes", value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`service-contract: --max-response-bytes must be a whole number of bytes from 1024 to 1073741824, got ${value}\n`);
+  });
+});
+
 describe("target text on the way to the terminal", () => {
   it("the demo-profile detection's error line: the target's message made inert, on one line", async () => {
     const result = await runCliInProcess(["conformance", "--base-url", target.url, "--auth-url", target.url]);
