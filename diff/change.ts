@@ -28,9 +28,11 @@ export const WEBHOOK: Flow = { name: "webhook", writer: "servers", reader: "rece
 
 /**
  * `widen`: the writer may send more; `narrow`: less; `both`: neither contains the other;
- * `none`: nothing anyone relies on moved (reported, but breaks nobody).
+ * `none`: nothing anyone relies on moved (reported, but breaks nobody); `unknown`: whether
+ * either set contains the other cannot be decided (two different regular expressions): reported
+ * as such, with whom it may break, and not counted as breaking.
  */
-export type Effect = "widen" | "narrow" | "both" | "none";
+export type Effect = "widen" | "narrow" | "both" | "none" | "unknown";
 
 export function audienceOf(effect: Effect, flow: Flow): Audience[] {
   switch (effect) {
@@ -41,6 +43,7 @@ export function audienceOf(effect: Effect, flow: Flow): Audience[] {
     case "both":
       return sortAudiences([flow.writer, flow.reader]);
     case "none":
+    case "unknown":
       return [];
   }
 }
@@ -68,6 +71,8 @@ export interface Change {
   message: string;
   /** For a rule-table change: the conformance cases that enforce the rule. */
   cases?: string[];
+  /** For a change whose compatibility cannot be decided (two different patterns): whom it may break. Such a change is not `breaking`. */
+  mayBreak?: Audience[];
 }
 
 /** A change as found, before it is tied to an operation or webhook. */
@@ -86,11 +91,13 @@ export interface Finding {
 }
 
 export function toChange(f: Finding, flow: Flow, base: string, owner: { operation?: string; webhook?: string }): Change {
-  const audience = audienceOf(flow.name === "request" && f.requestEffect ? f.requestEffect : f.effect, flow);
+  const effect = flow.name === "request" && f.requestEffect ? f.requestEffect : f.effect;
+  const audience = audienceOf(effect, flow);
   return {
     kind: `${flow.name}-${f.kind}`,
     breaking: audience.length > 0,
     for: audience,
+    ...(effect === "unknown" ? { mayBreak: sortAudiences([flow.writer, flow.reader]) } : {}),
     ...owner,
     pointer: base + f.path.map((t) => `/${String(t).replace(/~/g, "~0").replace(/\//g, "~1")}`).join(""),
     ...(f.source !== undefined ? { source: f.source } : {}),

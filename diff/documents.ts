@@ -47,6 +47,8 @@ export class Contract {
   readonly folder: string;
   readonly rootUrl: string;
   readonly root: JsonObject;
+  /** `3.0` or `3.1`: the OpenAPI minor version the root document declares (anything else is refused). */
+  readonly version: "3.0" | "3.1";
   private readonly docs = new Map<string, Json>();
   /** A `$id` (`https://…/schemas/user.json`) → the URL of the file that declares it. */
   private readonly ids = new Map<string, string>();
@@ -57,6 +59,7 @@ export class Contract {
     this.rootUrl = pathToFileURL(resolve(rootFile)).href;
     const root = this.load(this.rootUrl);
     if (!isObject(root)) throw new ContractReadError(`${rootFile} is not an OpenAPI document (its top level is not an object)`);
+    this.version = openApiVersion(rootFile, root);
     this.root = root;
     this.checkRefs(this.rootUrl, root, "", new Set());
   }
@@ -178,6 +181,23 @@ export class Contract {
     if (extra && isObject(current)) return { node: { ...current, ...extra }, loc };
     return { node: current, loc: where };
   }
+}
+
+/**
+ * The OpenAPI version a root document declares, or a one-line refusal saying what the file is
+ * instead: `diff` compares by OpenAPI's rules, and read as a contract a JSON Schema file or a
+ * package.json would only produce a page of meaningless "removed" lines.
+ */
+function openApiVersion(file: string, root: JsonObject): "3.0" | "3.1" {
+  const declared = root.openapi;
+  if (declared === undefined) {
+    if (root.swagger !== undefined) throw new ContractReadError(`${file} is a Swagger ${String(root.swagger)} document, not OpenAPI 3.0 or 3.1 (convert it first, e.g. with swagger2openapi)`);
+    const looksLike = typeof root.$schema === "string" || root.type !== undefined || root.properties !== undefined || root.$defs !== undefined ? " (it looks like a JSON Schema)" : root.name !== undefined && (root.version !== undefined || root.dependencies !== undefined) ? " (it looks like a package manifest)" : "";
+    throw new ContractReadError(`${file} is not an OpenAPI document: it has no "openapi" field${looksLike}`);
+  }
+  const match = typeof declared === "string" ? /^3\.([01])\.\d+(-.+)?$/.exec(declared) : null;
+  if (!match) throw new ContractReadError(`${file} declares OpenAPI ${JSON.stringify(declared)}; diff reads OpenAPI 3.0.x and 3.1.x`);
+  return match[1] === "0" ? "3.0" : "3.1";
 }
 
 /**

@@ -3,6 +3,11 @@
  * is in. The head's folder (e.g. `spec/`) is taken at REV with `git ls-tree` and written, file by
  * file, from one `git cat-file --batch` into a temporary folder, so the base is read exactly like
  * the head (a folder on disk). Not `git archive`: it drops files marked `export-ignore`.
+ *
+ * A revision is someone else's data (a pull request's branch): a crafted tree can hold entries
+ * named `..` (git's own checkout refuses them; `ls-tree` lists them), so every path is checked
+ * before anything is written, and one that would land outside the temporary folder refuses the
+ * revision (exit 2) instead of writing there.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -22,6 +27,8 @@ export interface Checkout {
   path: string;
   /** Removes the temporary folder. */
   remove(): void;
+  /** A message about the checkout with the temporary folder named as git would (`main:spec`), for the user. */
+  relabel(message: string): string;
 }
 
 /**
@@ -54,6 +61,9 @@ export function checkoutAt(rev: string, headPath: string): Checkout {
     // Regular files only: a symlink's target or a submodule is not part of the contract's text.
     .filter((e) => e.type === "blob" && e.mode !== "120000");
   if (entries.length === 0) throw new ContractReadError(`--base-ref: ${inRepo || "."} does not exist at ${rev}`);
+  for (const e of entries) {
+    if (!safePath(e.path)) throw new ContractReadError(`--base-ref: ${rev} holds a file whose path leaves its folder (${JSON.stringify(e.path)}); refused`);
+  }
 
   const out = mkdtempSync(join(tmpdir(), "service-contract-diff-"));
   try {
@@ -65,6 +75,8 @@ export function checkoutAt(rev: string, headPath: string): Checkout {
       const body = batch.subarray(headerEnd + 1, headerEnd + 1 + size);
       offset = headerEnd + 1 + size + 1;
       const file = join(out, ...e.path.split("/"));
+      // The components were checked above; this holds whatever join() makes of them.
+      if (!file.startsWith(out + sep)) throw new ContractReadError(`--base-ref: ${rev} holds a file whose path leaves its folder (${JSON.stringify(e.path)}); refused`);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, body);
     }
@@ -73,5 +85,21 @@ export function checkoutAt(rev: string, headPath: string): Checkout {
     throw error;
   }
   const base = join(out, ...(inRepo === "" ? [] : inRepo.split("/")));
-  return { path: isFolder ? base : join(base, basename(absolute)), remove: () => rmSync(out, { recursive: true, force: true }) };
+  const relabel = (message: string) => {
+    // Longest first: the folder as given and as relative from here (how documents.ts shows files).
+    const forms = [...new Set([out, relative(process.cwd(), out)])].filter((f) => f !== "").sort((a, b) => b.length - a.length);
+    let text = message;
+    for (const form of forms) text = text.split(form + sep).join(`${rev}:`).split(form).join(`${rev}:`);
+    return text;
+  };
+  return { path: isFolder ? base : join(base, basename(absolute)), remove: () => rmSync(out, { recursive: true, force: true }), relabel };
+}
+
+/**
+ * A tree path git would check out: relative, no empty, `.` or `..` component, no backslash or
+ * drive letter (another system's separator), no NUL. `.git` components are refused as git does.
+ */
+function safePath(path: string): boolean {
+  if (path === "" || path.startsWith("/") || path.includes("\\") || path.includes("\0") || /^[A-Za-z]:/.test(path)) return false;
+  return path.split("/").every((part) => part !== "" && part !== "." && part !== ".." && part.toLowerCase() !== ".git");
 }

@@ -7,7 +7,7 @@
  */
 import type { Change } from "./change.ts";
 import { diffContext } from "./context.ts";
-import type { Contract } from "./documents.ts";
+import { ContractReadError, type Contract } from "./documents.ts";
 import { compareOperations } from "./operations.ts";
 import { compareRules, type CaseIndex } from "./rules.ts";
 import { compareSecuritySchemes } from "./security.ts";
@@ -24,6 +24,11 @@ export interface DiffResult {
 
 /** The contract's changes (synchronous; no rule table): what the benchmark times. */
 export function diffDocuments(base: Contract, head: Contract): Change[] {
+  if (base.version !== head.version) {
+    // See diff/README.md, "OpenAPI 3.0 and 3.1": a 3.0 document cannot say all a 3.1 one says, so
+    // the comparison would report what 3.0 cannot express as changes of the contract.
+    throw new ContractReadError(`${base.rootFile} is OpenAPI ${base.version} and ${head.rootFile} is OpenAPI ${head.version}: diff compares two documents of the same version (make both with \`service-contract bundle\`, or compare the 3.1 sources)`);
+  }
   const ctx = diffContext(base, head);
   return [...compareOperations(ctx), ...compareWebhooks(ctx), ...compareSecuritySchemes(ctx)];
 }

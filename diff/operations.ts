@@ -9,7 +9,7 @@ import { child, isObject, type Contract, type Json, type Location } from "./docu
 import { fixedChange, REQUEST, type Change } from "./change.ts";
 import { compareBody } from "./content.ts";
 import { pointer, type DiffContext } from "./context.ts";
-import { compareParameters, parametersOf } from "./parameters.ts";
+import { compareParameters, parametersOf, templateShape } from "./parameters.ts";
 import { compareResponses } from "./responses.ts";
 import { compareOperationSecurity } from "./security.ts";
 
@@ -36,7 +36,9 @@ export function operationsOf(contract: Contract): Map<string, Operation> {
       const op = item[method];
       if (!isObject(op)) continue;
       const id = typeof op.operationId === "string" ? op.operationId : `${method.toUpperCase()} ${path}`;
-      out.set(id, { id, path, method, node: op, loc: child(r.loc, method), item, itemLoc: r.loc, at: pointer("paths", path, method) });
+      // Without an operationId, matched by method and path shape: a renamed path variable is the same operation.
+      const key = typeof op.operationId === "string" ? op.operationId : `${method.toUpperCase()} ${templateShape(path)}`;
+      out.set(key, { id, path, method, node: op, loc: child(r.loc, method), item, itemLoc: r.loc, at: pointer("paths", path, method) });
     }
   }
   return out;
@@ -56,11 +58,11 @@ export function compareOperations(ctx: DiffContext): Change[] {
     const b = bOps.get(id);
     const h = hOps.get(id);
     if (b && !h) {
-      out.push(fixedChange("operation-removed", ["clients"], b.at, `operation ${b.method.toUpperCase()} ${b.path} removed`, { operation: id }));
+      out.push(fixedChange("operation-removed", ["clients"], b.at, `operation ${b.method.toUpperCase()} ${b.path} removed`, { operation: b.id }));
       continue;
     }
     if (!b && h) {
-      out.push(fixedChange("operation-added", ["servers"], h.at, `operation ${h.method.toUpperCase()} ${h.path} added`, { operation: id }));
+      out.push(fixedChange("operation-added", ["servers"], h.at, `operation ${h.method.toUpperCase()} ${h.path} added`, { operation: h.id }));
       continue;
     }
     out.push(...compareOperation(ctx, b!, h!));
@@ -71,7 +73,8 @@ export function compareOperations(ctx: DiffContext): Change[] {
 function compareOperation(ctx: DiffContext, b: Operation, h: Operation): Change[] {
   const out: Change[] = [];
   const owner = { operation: h.id };
-  if (b.path !== h.path || b.method !== h.method) {
+  // Path variables renamed (`{hook_id}` → `{id}`) address the same URLs: not a move.
+  if (templateShape(b.path) !== templateShape(h.path) || b.method !== h.method) {
     out.push(fixedChange("operation-moved", ["clients", "servers"], h.at, `moved from ${b.method.toUpperCase()} ${b.path} to ${h.method.toUpperCase()} ${h.path}`, owner));
   }
   const bHosts = hostsOf(ctx.base, b);
@@ -80,10 +83,14 @@ function compareOperation(ctx: DiffContext, b: Operation, h: Operation): Change[
   if (!b.node.deprecated && h.node.deprecated) out.push(fixedChange("operation-deprecated", [], h.at, "deprecated", owner));
   out.push(...compareOperationSecurity(b.node.security ?? ctx.base.root.security, h.node.security ?? ctx.head.root.security, `${h.at}/security`, h.id));
   const params = (c: Contract, op: Operation) =>
-    parametersOf(c, [
-      { node: op.item.parameters, loc: child(op.itemLoc, "parameters") },
-      { node: op.node.parameters, loc: child(op.loc, "parameters") },
-    ]);
+    parametersOf(
+      c,
+      [
+        { node: op.item.parameters, loc: child(op.itemLoc, "parameters") },
+        { node: op.node.parameters, loc: child(op.loc, "parameters") },
+      ],
+      op.path,
+    );
   out.push(...compareParameters(ctx, params(ctx.base, b), params(ctx.head, h), REQUEST, owner));
   out.push(...compareBody(ctx, b.node.requestBody, child(b.loc, "requestBody"), h.node.requestBody, child(h.loc, "requestBody"), REQUEST, `${h.at}/requestBody`, owner));
   out.push(...compareResponses(ctx, b.node.responses, child(b.loc, "responses"), h.node.responses, child(h.loc, "responses"), `${h.at}/responses`, owner));

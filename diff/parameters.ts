@@ -17,8 +17,18 @@ export interface Parameter extends Placed {
   listed: string;
 }
 
-/** The parameters of a path item and its operation (the operation's override the item's). */
-export function parametersOf(contract: Contract, lists: { node: Json; loc: Location }[]): Parameter[] {
+/** `/repos/{owner}/{hook_id}` → `/repos/{}/{}`: the same URLs whatever its variables are called. */
+export function templateShape(path: string): string {
+  return path.replace(/\{[^}]*\}/g, "{}");
+}
+
+/**
+ * The parameters of a path item and its operation (the operation's override the item's). With
+ * the path `template`, a path parameter is keyed by its place in the template, not its name:
+ * `{hook_id}` renamed `{id}` is the same parameter (the same URLs), compared as such.
+ */
+export function parametersOf(contract: Contract, lists: { node: Json; loc: Location }[], template?: string): Parameter[] {
+  const variables = template === undefined ? [] : [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const byKey = new Map<string, Parameter>();
   for (const list of lists) {
     if (!Array.isArray(list.node)) continue;
@@ -26,7 +36,8 @@ export function parametersOf(contract: Contract, lists: { node: Json; loc: Locat
       const r = placed(contract, p, child(list.loc, i));
       const name = String(r.node.name ?? "");
       const where = String(r.node.in ?? "");
-      const key = `${where}:${where === "header" ? name.toLowerCase() : name}`;
+      const place = where === "path" ? variables.indexOf(name) : -1;
+      const key = place >= 0 ? `path:#${place}` : `${where}:${where === "header" ? name.toLowerCase() : name}`;
       byKey.set(key, { ...r, key, name, in: where, required: where === "path" || r.node.required === true, listed: `#${list.loc.pointer}/${i}` });
     });
   }

@@ -19,12 +19,21 @@ interface PlacedRule extends Rule {
   where: string;
 }
 
+interface RuleTable {
+  rules: Map<string, PlacedRule>;
+  /** Whether seed-rules.yaml is there (before it was, the seed's rules were not listed, yet were the seed's). */
+  seedListed: boolean;
+  /** The normalized text of each DECISIONS entry without an ID: one that gains an ID is no new rule. */
+  unlabeled: Set<string>;
+}
+
 /** The contract's rules, or undefined when its folder has neither file (a bundle on its own). */
-export function rulesOf(contract: Contract): Map<string, PlacedRule> | undefined {
+export function rulesOf(contract: Contract): RuleTable | undefined {
   const seedFile = join(contract.folder, "seed-rules.yaml");
   const decisionsFile = join(contract.folder, "DECISIONS.md");
   if (!existsSync(seedFile) && !existsSync(decisionsFile)) return undefined;
   const out = new Map<string, PlacedRule>();
+  const unlabeled = new Set<string>();
   try {
     if (existsSync(seedFile)) seedRules(readFileSync(seedFile, "utf8")).forEach((r, i) => out.set(r.id, { ...r, where: `seed-rules.yaml#/${i}` }));
   } catch (error) {
@@ -33,9 +42,10 @@ export function rulesOf(contract: Contract): Map<string, PlacedRule> | undefined
   if (existsSync(decisionsFile)) {
     for (const e of decisionEntries(readFileSync(decisionsFile, "utf8"))) {
       if (e.id) out.set(e.id, { id: e.id, source: "decisions", section: e.section, text: e.text, where: `DECISIONS.md:${e.line}` });
+      else unlabeled.add(normal(e.text));
     }
   }
-  return out;
+  return { rules: out, seedListed: existsSync(seedFile), unlabeled };
 }
 
 const normal = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -69,15 +79,21 @@ export async function suiteCaseIndex(): Promise<CaseIndex> {
 
 /** The rule-table changes, or a note when one side has no rule table to compare. */
 export async function compareRules(base: Contract, head: Contract, index: () => Promise<CaseIndex> = suiteCaseIndex): Promise<{ changes: Change[]; note?: string }> {
-  const b = rulesOf(base);
-  const h = rulesOf(head);
-  if (!b || !h) return { changes: [], note: `the rule table was not compared: ${!b ? "the base" : "the head"} has no seed-rules.yaml or DECISIONS.md beside its root document` };
-  const found: { id: string; what: "added" | "removed" | "changed" | "moved"; rule: PlacedRule; message: string }[] = [];
+  const bTable = rulesOf(base);
+  const hTable = rulesOf(head);
+  if (!bTable || !hTable) return { changes: [], note: `the rule table was not compared: ${!bTable ? "the base" : "the head"} has no seed-rules.yaml or DECISIONS.md beside its root document` };
+  const b = bTable.rules;
+  const h = hTable.rules;
+  const found: { id: string; what: "added" | "removed" | "changed" | "moved" | "identified"; rule: PlacedRule; message: string }[] = [];
   for (const id of [...new Set([...b.keys(), ...h.keys()])].sort()) {
     const br = b.get(id);
     const hr = h.get(id);
     const kind = id.startsWith("S-") ? "seed rule" : "decision";
     if (br && !hr) found.push({ id, what: "removed", rule: br, message: `${kind} ${id} removed: ${br.text}` });
+    // An ID given to what was already there judges nothing new: a decision whose text the base
+    // has without an ID, or a seed rule listed where the base listed none (the seed had it).
+    else if (!br && hr && hr.source === "decisions" && bTable.unlabeled.has(normal(hr.text))) found.push({ id, what: "identified", rule: hr, message: `decision ${id}: an ID given to an existing decision (its text unchanged)` });
+    else if (!br && hr && hr.source !== "decisions" && !bTable.seedListed) found.push({ id, what: "identified", rule: hr, message: `seed rule ${id} listed (the base listed no seed rules; the seed's rule is not new)` });
     else if (!br && hr) found.push({ id, what: "added", rule: hr, message: `${kind} ${id} added: ${hr.text}` });
     else if (br && hr && normal(br.text) !== normal(hr.text)) found.push({ id, what: "changed", rule: hr, message: `${kind} ${id} changed: ${hr.text}` });
     // A rule under another heading judges the same: listed, breaking nobody.
@@ -87,7 +103,7 @@ export async function compareRules(base: Contract, head: Contract, index: () => 
   const casesOf = await index();
   const changes = found.map((f) => {
     const { cases, audience } = casesOf(f.id);
-    const change = fixedChange(`rule-${f.what}`, f.what === "removed" || f.what === "moved" ? [] : audience, f.rule.where, f.message);
+    const change = fixedChange(`rule-${f.what}`, f.what === "removed" || f.what === "moved" || f.what === "identified" ? [] : audience, f.rule.where, f.message);
     return { ...change, rule: f.id, cases };
   });
   return { changes };

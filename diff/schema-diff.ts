@@ -13,6 +13,7 @@
 import { ANNOTATIONS, child, isObject, type Contract, type Json, type JsonObject, type Location } from "./documents.ts";
 import type { Effect, Finding } from "./change.ts";
 import { canonical, compareLeaves, LEAF_KEYWORDS } from "./schema-keywords.ts";
+import { normalize, placeOf, type Side } from "./schema-normalize.ts";
 
 /** Keywords compared with their own rule below; everything else that is not an annotation is compared whole. */
 const HANDLED = new Set([
@@ -38,8 +39,8 @@ const HANDLED = new Set([
   "patternProperties",
   "dependentSchemas",
 ]);
-/** Subschemas whose widening widens the whole (`then`: more is allowed when the condition holds). */
-const CARRYING = ["then", "else", "contains", "propertyNames"];
+/** Subschemas whose widening widens the whole. (`then` and `else` too, when both sides have the same `if`.) */
+const CARRYING = ["contains", "propertyNames"];
 /** Maps of subschemas: a member added restricts (narrow), one removed frees (widen). */
 const SCHEMA_MAPS = ["patternProperties", "dependentSchemas"];
 
@@ -58,16 +59,22 @@ function invert(effect: Effect): Effect {
 export class SchemaDiff {
   private readonly memo = new WeakMap<object, Map<object, Finding[]>>();
   private readonly active = new WeakMap<object, Set<object>>();
+  /** Each side's reader, with where the nodes a normalization moved were written (schema-normalize.ts). */
+  private readonly bSide: Side;
+  private readonly hSide: Side;
 
   constructor(
     private readonly base: Contract,
     private readonly head: Contract,
-  ) {}
+  ) {
+    this.bSide = { version: base.version, deref: (n, l) => base.deref(n, l), origins: new WeakMap() };
+    this.hSide = { version: head.version, deref: (n, l) => head.deref(n, l), origins: new WeakMap() };
+  }
 
   /** The differences between the schema `b` (in the base contract, at `bLoc`) and `h` (in the head). */
   compare(b: Json, bLoc: Location, h: Json, hLoc: Location): Finding[] {
-    const bb = this.base.deref(b, bLoc);
-    const hh = this.head.deref(h, hLoc);
+    const bb = this.base.deref(b, placeOf(this.bSide, b, bLoc));
+    const hh = this.head.deref(h, placeOf(this.hSide, h, hLoc));
     const bn = bb.node;
     const hn = hh.node;
     if (!isObject(bn) || !isObject(hn)) return this.compareNodes(bb, hh);
@@ -90,14 +97,14 @@ export class SchemaDiff {
   }
 
   private compareNodes(bp: Pair, hp: Pair): Finding[] {
-    const b = asSchema(bp.node);
-    const h = asSchema(hp.node);
+    const b = normalize(this.bSide, asSchema(bp.node), bp.loc);
+    const h = normalize(this.hSide, asSchema(hp.node), hp.loc);
     const at = this.head.shown(hp.loc);
     // `X` → `anyOf: [X, {type: null}]` (and back) is the common way to make a value nullable:
     // X is compared with its branch, and the other branches count as added or removed.
     for (const kw of ["anyOf", "oneOf"] as const) {
-      if (Array.isArray(h[kw]) && onlyComposition(h, kw) && !hasComposition(b)) return this.branches(kw, [bp], listOf(h[kw] as Json[], hp.loc, kw));
-      if (Array.isArray(b[kw]) && onlyComposition(b, kw) && !hasComposition(h)) return this.branches(kw, listOf(b[kw] as Json[], bp.loc, kw), [hp], true);
+      if (Array.isArray(h[kw]) && onlyComposition(h, kw) && !hasComposition(b)) return this.branches(kw, [bp], listOf(this.hSide, h[kw] as Json[], hp.loc, kw));
+      if (Array.isArray(b[kw]) && onlyComposition(b, kw) && !hasComposition(h)) return this.branches(kw, listOf(this.bSide, b[kw] as Json[], bp.loc, kw), [hp], true);
     }
     const out: Finding[] = [];
     const add = (kind: string, effect: Effect, message: string, path: (string | number)[] = [], source = at) => out.push({ kind, effect, message, path, source });
@@ -118,10 +125,24 @@ export class SchemaDiff {
       if (b[kw] === undefined && h[kw] === undefined) continue;
       out.push(...this.sub(b[kw] ?? {}, child(bp.loc, kw), h[kw] ?? {}, child(hp.loc, kw), [kw]));
     }
-    if (b.if !== undefined || h.if !== undefined) {
+    // `then`/`else` mean nothing without an `if` (JSON Schema ignores them).
+    if (b.if !== undefined && h.if !== undefined) {
       // Another condition moves which values each branch governs: neither side can tell more from less.
-      const found = this.sub(b.if ?? {}, child(bp.loc, "if"), h.if ?? {}, child(hp.loc, "if"), ["if"]);
+      const found = this.sub(b.if, child(bp.loc, "if"), h.if, child(hp.loc, "if"), ["if"]);
       if (found.length > 0) add("condition-changed", "both", `the if condition changed (${found.map((f) => f.message).join("; ")})`, ["if"]);
+      else {
+        // The same condition: what each branch allows carries to the whole.
+        for (const kw of ["then", "else"]) {
+          if (b[kw] === undefined && h[kw] === undefined) continue;
+          out.push(...this.sub(b[kw] ?? {}, child(bp.loc, kw), h[kw] ?? {}, child(hp.loc, kw), [kw]));
+        }
+      }
+    } else if (h.if !== undefined && (h.then !== undefined || h.else !== undefined)) {
+      // A condition added only ever requires more of the values it selects: it narrows, as one
+      // change (its branches' properties are constraints on properties, not properties added).
+      add("condition-added", "narrow", `a condition (if/then/else) added: ${conditionText(h)}`, ["if"]);
+    } else if (b.if !== undefined && (b.then !== undefined || b.else !== undefined)) {
+      add("condition-removed", "widen", `a condition (if/then/else) removed: ${conditionText(b)}`, ["if"]);
     }
     for (const kw of SCHEMA_MAPS) {
       const bm = isObject(b[kw]) ? b[kw] : {};
@@ -201,7 +222,7 @@ export class SchemaDiff {
       if (!bHas && !hHas) continue;
       if (!bHas) out.push({ kind: "composition-added", effect: kw === "allOf" ? "narrow" : "both", path: [kw], message: `${kw} added`, source: at });
       else if (!hHas) out.push({ kind: "composition-removed", effect: kw === "allOf" ? "widen" : "both", path: [kw], message: `${kw} removed`, source: at });
-      else out.push(...this.branches(kw, listOf(b[kw] as Json[], bp.loc, kw), listOf(h[kw] as Json[], hp.loc, kw)));
+      else out.push(...this.branches(kw, listOf(this.bSide, b[kw] as Json[], bp.loc, kw), listOf(this.hSide, h[kw] as Json[], hp.loc, kw)));
     }
     return out;
   }
@@ -269,6 +290,12 @@ export class SchemaDiff {
   }
 }
 
+/** `if {…} then {…}` shortened, for a message. */
+function conditionText(schema: JsonObject): string {
+  const part = (kw: string) => (schema[kw] === undefined ? "" : ` ${kw} ${canonical(schema[kw]).slice(0, 80)}`);
+  return `${part("if")}${part("then")}${part("else")}`.trim();
+}
+
 function constSignature(node: Json): string | undefined {
   if (!isObject(node) || !isObject(node.properties)) return undefined;
   const consts = Object.entries(node.properties)
@@ -282,8 +309,8 @@ function onlyComposition(schema: JsonObject, kw: string): boolean {
   return Object.keys(schema).every((k) => k === kw || ANNOTATIONS.has(k) || k.startsWith("x-") || k === "discriminator");
 }
 
-function listOf(items: Json[], loc: Location, kw: string): Pair[] {
-  return items.map((node, i) => ({ node, loc: child(loc, kw, i) }));
+function listOf(side: Side, items: Json[], loc: Location, kw: string): Pair[] {
+  return items.map((node, i) => ({ node, loc: placeOf(side, node, child(loc, kw, i)) }));
 }
 
 function hasComposition(schema: JsonObject): boolean {

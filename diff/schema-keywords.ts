@@ -5,10 +5,16 @@
  */
 import { isObject, type Json, type JsonObject } from "./documents.ts";
 import type { Effect } from "./change.ts";
+import { accepts, VALUE_KEYWORDS } from "./values.ts";
 
 const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
-/** Keywords that only narrow when added and only widen when removed, and are incomparable when changed. */
+/**
+ * Keywords that only narrow when added and only widen when removed. Replaced by another value:
+ * a format or media type by another admits other values (both sides); a `pattern` by another
+ * is undecidable in general (which strings two regular expressions share), so it is reported as
+ * of unknown compatibility rather than breaking both; `multipleOf` is decided by divisibility.
+ */
 const RESTRICTIONS = ["pattern", "format", "multipleOf", "contentMediaType", "contentEncoding"];
 /** Every keyword compareLeaves looks at. */
 export const LEAF_KEYWORDS = [...LOWER_BOUNDS, ...UPPER_BOUNDS, ...RESTRICTIONS, "type", "enum", "const", "uniqueItems", "nullable", "default", "deprecated", "readOnly", "writeOnly", "discriminator"];
@@ -33,18 +39,24 @@ function show(value: Json): string {
 }
 
 export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
-  compareTypes(b, h, add);
-  compareValues(b, h, add);
-  for (const kw of LOWER_BOUNDS) compareBound(kw, b[kw], h[kw], "narrow", add);
-  for (const kw of UPPER_BOUNDS) compareBound(kw, b[kw], h[kw], "widen", add);
-  for (const kw of RESTRICTIONS) {
-    if (canonical(b[kw]) === canonical(h[kw])) continue;
-    if (b[kw] === undefined) add(`${kw}-added`, "narrow", `${kw} ${show(h[kw])} added`);
-    else if (h[kw] === undefined) add(`${kw}-removed`, "widen", `${kw} ${show(b[kw])} removed`);
-    else add(`${kw}-changed`, "both", `${kw} changed from ${show(b[kw])} to ${show(h[kw])}`);
-  }
-  if (Boolean(b.uniqueItems) !== Boolean(h.uniqueItems)) {
-    add("unique-items-changed", h.uniqueItems ? "narrow" : "widen", h.uniqueItems ? "items must now be unique" : "items need no longer be unique");
+  if (valueSet(b) !== undefined || valueSet(h) !== undefined) {
+    // One side is a finite list of values: decided value by value, whatever keywords the other uses.
+    compareFinite(b, h, add);
+  } else {
+    compareTypes(b, h, add);
+    for (const kw of LOWER_BOUNDS) compareBound(kw, b[kw], h[kw], "narrow", add);
+    for (const kw of UPPER_BOUNDS) compareBound(kw, b[kw], h[kw], "widen", add);
+    for (const kw of RESTRICTIONS) {
+      if (canonical(b[kw]) === canonical(h[kw])) continue;
+      if (b[kw] === undefined) add(`${kw}-added`, "narrow", `${kw} ${show(h[kw])} added`);
+      else if (h[kw] === undefined) add(`${kw}-removed`, "widen", `${kw} ${show(b[kw])} removed`);
+      else if (kw === "pattern") add("pattern-changed", "unknown", `pattern changed from ${show(b[kw])} to ${show(h[kw])} (whether either accepts all the other does cannot be decided)`);
+      else if (kw === "multipleOf" && typeof b[kw] === "number" && typeof h[kw] === "number") add("multipleOf-changed", multipleEffect(b[kw] as number, h[kw] as number), `multipleOf changed from ${show(b[kw])} to ${show(h[kw])}`);
+      else add(`${kw}-changed`, "both", `${kw} changed from ${show(b[kw])} to ${show(h[kw])}`);
+    }
+    if (Boolean(b.uniqueItems) !== Boolean(h.uniqueItems)) {
+      add("unique-items-changed", h.uniqueItems ? "narrow" : "widen", h.uniqueItems ? "items must now be unique" : "items need no longer be unique");
+    }
   }
   if (Boolean(b.nullable) !== Boolean(h.nullable)) add("nullable-changed", h.nullable ? "widen" : "narrow", h.nullable ? "null is now allowed" : "null is no longer allowed");
   if (canonical(b.default) !== canonical(h.default)) {
@@ -79,16 +91,61 @@ function compareTypes(b: JsonObject, h: JsonObject, add: Add): void {
   else add("type-changed", "both", `type changed from ${from} to ${to}`);
 }
 
-function compareValues(b: JsonObject, h: JsonObject, add: Add): void {
-  const bv = valueSet(b);
-  const hv = valueSet(h);
-  if (bv === undefined && hv === undefined) return;
-  if (bv === undefined) return add("enum-added", "narrow", `values restricted to ${[...hv!.values()].join(", ")}`);
-  if (hv === undefined) return add("enum-removed", "widen", `value restriction (${[...bv.values()].join(", ")}) removed`);
-  const added = [...hv.keys()].filter((k) => !bv.has(k)).map((k) => hv.get(k)!);
-  const removed = [...bv.keys()].filter((k) => !hv.has(k)).map((k) => bv.get(k)!);
-  if (added.length > 0) add("enum-value-added", "widen", `value${added.length > 1 ? "s" : ""} ${added.join(", ")} added`);
-  if (removed.length > 0) add("enum-value-removed", "narrow", `value${removed.length > 1 ? "s" : ""} ${removed.join(", ")} removed`);
+/** `multipleOf` b → h: every multiple of h is one of b when h is a multiple of b (fewer values). */
+function multipleEffect(b: number, h: number): Effect {
+  const isMultiple = (x: number, of: number) => Math.abs(x / of - Math.round(x / of)) < 1e-9;
+  if (isMultiple(h, b)) return "narrow";
+  if (isMultiple(b, h)) return "widen";
+  return "both";
+}
+
+/**
+ * At least one side is a finite set (`enum`, `const`). Its values that its own other keywords
+ * refuse are dropped, then each is asked of the other side's keywords: inclusion is decided
+ * exactly, so an enum replaced by a pattern all its values match is a widening, not a widening
+ * plus a narrowing.
+ */
+function compareFinite(b: JsonObject, h: JsonObject, add: Add): void {
+  // The common case, the same list on both sides: nothing to ask Ajv.
+  if (VALUE_KEYWORDS.every((k) => b[k] === h[k] || canonical(b[k]) === canonical(h[k]))) return;
+  const own = (schema: JsonObject) => {
+    const values = [...(valueSet(schema) ?? new Map()).entries()].filter(([, v]) => accepts(schema, v.value) !== false);
+    return new Map(values);
+  };
+  const list = (values: { shown: string }[]) => values.map((v) => v.shown).join(", ");
+  const bv = valueSet(b) === undefined ? undefined : own(b);
+  const hv = valueSet(h) === undefined ? undefined : own(h);
+  if (bv && hv) {
+    const added = [...hv.keys()].filter((k) => !bv.has(k)).map((k) => hv.get(k)!);
+    const removed = [...bv.keys()].filter((k) => !hv.has(k)).map((k) => bv.get(k)!);
+    if (added.length > 0) add("enum-value-added", "widen", `value${added.length > 1 ? "s" : ""} ${list(added)} added`);
+    if (removed.length > 0) add("enum-value-removed", "narrow", `value${removed.length > 1 ? "s" : ""} ${list(removed)} removed`);
+    return;
+  }
+  // One side finite, the other (of infinitely many values, or of keywords only) not.
+  const finite = (bv ?? hv)!;
+  const other = bv ? h : b;
+  const verdicts = [...finite.values()].map((v) => ({ ...v, ok: accepts(other, v.value) }));
+  const refused = verdicts.filter((v) => v.ok === false);
+  const undecided = verdicts.some((v) => v.ok === undefined);
+  const rest = describe(other);
+  if (bv) {
+    if (undecided) add("enum-removed", "unknown", `value restriction (${list(verdicts)}) replaced by ${rest}`);
+    else if (refused.length === 0) add("enum-removed", "widen", `value restriction (${list(verdicts)}) removed${rest ? ` (now ${rest}, which each of them meets)` : ""}`);
+    else add("enum-removed", "both", `value restriction (${list(verdicts)}) replaced by ${rest}, which refuses ${list(refused)}`);
+  } else {
+    if (undecided) add("enum-added", "unknown", `values restricted to ${list(verdicts)} (was ${rest})`);
+    else if (refused.length === 0) add("enum-added", "narrow", `values restricted to ${list(verdicts)}`);
+    else add("enum-added", "both", `values restricted to ${list(verdicts)}, of which ${list(refused)} were not accepted before`);
+  }
+}
+
+/** A schema's own constraints in a few words (`type string, pattern "^[a-z]+$"`), for a message. */
+function describe(schema: JsonObject): string {
+  return ["type", ...LOWER_BOUNDS, ...UPPER_BOUNDS, ...RESTRICTIONS]
+    .filter((k) => schema[k] !== undefined)
+    .map((k) => `${k} ${show(schema[k])}`)
+    .join(", ");
 }
 
 function typeSet(type: Json): Set<string> | undefined {
@@ -102,9 +159,9 @@ function covers(set: Set<string>, t: string): boolean {
   return set.has(t) || (t === "integer" && set.has("number"));
 }
 
-function valueSet(schema: JsonObject): Map<string, string> | undefined {
+function valueSet(schema: JsonObject): Map<string, { value: Json; shown: string }> | undefined {
   const values = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
-  return values === undefined ? undefined : new Map(values.map((v) => [canonical(v), show(v)]));
+  return values === undefined ? undefined : new Map(values.map((v) => [canonical(v), { value: v, shown: show(v) }]));
 }
 
 /** `growing` says which way a bound that grows moves the set of values (a growing minimum narrows). */

@@ -18,9 +18,12 @@ type Webhook = Omit<Operation, "id" | "path"> & { name: string };
 
 function webhooksOf(contract: Contract): Map<string, Webhook> {
   const out = new Map<string, Webhook>();
-  const hooks = isObject(contract.root.webhooks) ? contract.root.webhooks : {};
+  // 3.0 has no `webhooks`; documents (our 3.0 edition among them) carry them as `x-webhooks`.
+  const declared = contract.version === "3.0" && contract.root.webhooks === undefined ? contract.root["x-webhooks"] : contract.root.webhooks;
+  const key = declared === contract.root.webhooks ? "webhooks" : "x-webhooks";
+  const hooks = isObject(declared) ? declared : {};
   for (const [name, itemNode] of Object.entries(hooks)) {
-    const r = contract.deref(itemNode, { url: contract.rootUrl, pointer: pointer("webhooks", name).slice(1) });
+    const r = contract.deref(itemNode, { url: contract.rootUrl, pointer: pointer(key, name).slice(1) });
     const item = isObject(r.node) ? r.node : {};
     const method = ["post", "put"].find((m) => isObject(item[m])) ?? "post";
     out.set(name, { name, method, node: isObject(item[method]) ? item[method] : {}, loc: child(r.loc, method), item, itemLoc: r.loc, at: pointer("webhooks", name, method) });

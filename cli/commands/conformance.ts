@@ -2,9 +2,10 @@
  * `service-contract conformance`: the conformance suite against any implementation (by URL, with
  * a profile saying what it may use there) or, with `--reference`, against the reference server
  * started on a temporary in-memory database. Progress on the console as cases finish, then the
- * chosen reports. Exit 0 when every selected case passes (skips allowed), 1 when a seed rule
- * fails, 3 when only decisions fail, 4 for an internal error (never 1: cli/main.ts), 2 for
- * bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing,
+ * chosen reports (and, with --suggest-decisions, the profile's decisions block that would make the
+ * contract level pass). Exit 0 when every selected case passes (skips allowed), 1 when a seed
+ * rule fails, 3 when only the contract's decisions do, 4 for an internal error (never 1:
+ * cli/main.ts), 2 for bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing,
  * a report folder that cannot be written — or a target that does not answer. Every request has a
  * time limit (--request-timeout), so a target that never answers fails cases, not the run.
  */
@@ -34,6 +35,7 @@ interface ConformanceOptions {
   oauthClient?: boolean;
   list?: boolean;
   adminToken?: string;
+  suggestDecisions?: boolean;
 }
 
 function httpUrl(flag: string, value: string | undefined): string {
@@ -96,7 +98,8 @@ async function targetProfile(opts: ConformanceOptions, baseUrl: string): Promise
 const HELP = `
 Exit codes: 0 every selected case passed (skips allowed), 1 a seed rule failed (the target breaks
 the seed), 3 only the contract's own decisions failed (D- rules: switch off in the profile's
-"decisions" those your target chose otherwise), 2 bad usage (also an --out folder that cannot be
+"decisions" those your target chose otherwise — --suggest-decisions prints that block, every
+departure of the run with its evidence), 2 bad usage (also an --out folder that cannot be
 written) or an unreachable target, 4 an internal error of the suite (a bug: report it). Patterns for --only/--skip are
 comma-separated globs over case IDs or area names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile says what the suite may use on your
 target: users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user),
@@ -109,6 +112,8 @@ Examples:
   service-contract conformance --reference --reporter console,html --out report
   service-contract conformance --base-url https://api.example.test --auth-url https://example.test \\
     --profile conformance/profiles/example.yaml --reporter console,junit --out report
+  service-contract conformance --base-url http://127.0.0.1:8080 --auth-url http://127.0.0.1:8081 \\
+    --profile my-server.yaml --suggest-decisions
   service-contract conformance --reference --only 'OAUTH-*' --skip OAUTH-REDIRECT-004
   service-contract conformance --receiver http://127.0.0.1:9000/hook --secret s3cret --reporter console,junit
   service-contract conformance --oauth-client --profile my-client.yaml --reporter console,html`;
@@ -133,6 +138,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--secret <secret>", "the secret the receiver checks signatures with (--receiver)")
     .option("--content-types <list>", "the delivery content types the receiver takes: json (default, the seed's), form, or json,form (--receiver)")
     .option("--oauth-client", "check an OAuth web-flow client: the reference plays the authorization server (with --profile, the client's profile)")
+    .option("--suggest-decisions", "after the run, print the profile's decisions: block that would make the contract level pass (each failed decision off, or the value the run saw), with its evidence, to review and paste")
     .option("--list", "print the rule table (every rule of the seed and of spec/DECISIONS.md, its cases, its place in the reference) and run nothing")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
@@ -224,6 +230,12 @@ export const conformanceCommand: CommandFactory = (setExit) =>
         if (consoleReporter) consoleReporter.report(summary);
         else process.stdout.write(`${(await import("../../conformance/report/format.ts")).summaryLine(summary)}\n`);
         for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
+        if (opts.suggestDecisions) {
+          const { suggestDecisions } = await import("../../conformance/run/suggest.ts");
+          // Its evidence lines quote the target's messages: made inert for the terminal.
+          const { inert } = await import("../../conformance/core/inert-text.ts");
+          process.stdout.write(`\n${inert(summary.suggestedDecisions?.yaml ?? suggestDecisions(summary))}`);
+        }
         const { failedLevel } = await import("../../conformance/run/rule-results.ts");
         const level = failedLevel(summary);
         setExit(level === "seed" ? EXIT_CHECK_FAILED : level === "contract" ? EXIT_DECISIONS_FAILED : EXIT_OK);

@@ -7,8 +7,17 @@
  * A case may enforce several rules; `ctx.rule(id)` gives the same helpers for one of them (a
  * failure then counts against that rule only, and a decision the profile switches off makes them
  * no-ops). A plain `check` failure counts against the case's first rule.
+ *
+ * Seed checks (`check.*`, `ctx.rule("S-…")`) are fatal: the first failure ends the case. A
+ * decision's (`ctx.rule("D-…")`) is not, in a run: it is recorded with the request that showed it
+ * and the case goes on, so one run lists every departure from the contract's choices (the seed
+ * assertions beside it still run, as they do with the decision switched off). Each helper of a
+ * rule returns whether its assertion held (or was not checked), so a case can stop a branch
+ * that needs the premise: `if (!api.status(res.status, 201, "…")) return;`.
  */
 import { isDeepStrictEqual } from "node:util";
+import { currentCase, type SentSnapshot } from "./case-scope.ts";
+import { isDecision } from "./decisions.ts";
 
 export interface FailureInfo {
   expected?: unknown;
@@ -20,11 +29,17 @@ export interface FailureInfo {
 
 export class CaseFailure extends Error {
   override name = "CaseFailure";
+  /**
+   * The case's last request when the failure was made: the one that showed it. The runner prints
+   * this one's curl line, not whatever the case sent after (a clean-up DELETE in a `finally`).
+   */
+  readonly sent: SentSnapshot | undefined;
   constructor(
     message: string,
     readonly detail: FailureInfo = {},
   ) {
     super(message);
+    this.sent = currentCase()?.lastSent();
   }
 }
 
@@ -45,53 +60,67 @@ export interface Checks {
 }
 
 /**
- * The helpers of one rule (`ctx.rule(id)`): `ok` does not narrow, since for a decision switched
- * off it asserts nothing.
+ * The helpers of one rule (`ctx.rule(id)`): each returns whether its assertion held — false only
+ * for a decision's failure, recorded while the case goes on. `ok` does not narrow, since for a
+ * decision it may not hold. `fail` is typed `never` so the helpers fit `Checks`, but for a
+ * decision in a run it records and returns: code after it runs (it must not rely on the premise;
+ * every `fail` of a decision in the cases is an assertion with nothing depending on it).
  */
-export type RuleChecks = Omit<Checks, "ok"> & { ok(condition: unknown, message: string, detail?: Detail): void };
+export type RuleChecks = {
+  [K in Exclude<keyof Checks, "fail">]: (...args: Parameters<Checks[K]>) => boolean;
+} & { fail(message: string, detail?: Detail): never };
 
-/** The helpers, their failures counted against `rule` (undefined: the case's first rule). */
-export function checksFor(rule?: string): Checks {
-  const failure = (message: string, detail: Detail) => new CaseFailure(message, rule ? { ...detail, rule } : detail);
-  return {
-    equal(actual, expected, message, pointer) {
-      if (!isDeepStrictEqual(actual, expected)) throw failure(message, { expected, actual, pointer });
-    },
-    notEqual(actual, unexpected, message, pointer) {
-      if (isDeepStrictEqual(actual, unexpected)) throw failure(message, { expected: `anything but ${JSON.stringify(unexpected)}`, actual, pointer });
-    },
-    ok(condition, message, detail = {}) {
-      if (!condition) throw failure(message, detail);
-    },
-    status(actual, expected, message = "status") {
+/**
+ * The helpers, their failures counted against `rule` (undefined: the case's first rule). A
+ * failure throws, but a decision's inside a run (case-scope.ts) is recorded and the helper
+ * returns false: the case goes on.
+ */
+export function checksFor(rule?: string): Checks & RuleChecks {
+  const nonFatal = rule !== undefined && isDecision(rule);
+  const failed = (message: string, detail: Detail): false => {
+    const failure = new CaseFailure(message, rule ? { ...detail, rule } : detail);
+    const scope = currentCase();
+    if (!nonFatal || !scope) throw failure;
+    scope.record({ message, ...detail, rule: rule!, sent: failure.sent });
+    return false;
+  };
+  const held = (): true => {
+    currentCase()?.held(rule);
+    return true;
+  };
+  const helpers = {
+    equal: (actual: unknown, expected: unknown, message: string, pointer?: string) => (isDeepStrictEqual(actual, expected) ? held() : failed(message, { expected, actual, pointer })),
+    notEqual: (actual: unknown, unexpected: unknown, message: string, pointer?: string) =>
+      !isDeepStrictEqual(actual, unexpected) ? held() : failed(message, { expected: `anything but ${JSON.stringify(unexpected)}`, actual, pointer }),
+    ok: (condition: unknown, message: string, detail: Detail = {}) => (condition ? held() : failed(message, detail)),
+    status(actual: number, expected: number | readonly number[], message = "status") {
       const allowed = typeof expected === "number" ? [expected] : expected;
-      if (!allowed.includes(actual)) throw failure(message, { expected: allowed.length === 1 ? allowed[0] : allowed, actual, pointer: "/status" });
+      return allowed.includes(actual) ? held() : failed(message, { expected: allowed.length === 1 ? allowed[0] : allowed, actual, pointer: "/status" });
     },
-    matches(actual, pattern, message, pointer) {
-      if (actual === null || actual === undefined || !pattern.test(actual)) throw failure(message, { expected: String(pattern), actual, pointer });
-    },
-    fail(message, detail = {}) {
-      throw failure(message, detail);
+    matches: (actual: string | null | undefined, pattern: RegExp, message: string, pointer?: string) =>
+      actual !== null && actual !== undefined && pattern.test(actual) ? held() : failed(message, { expected: String(pattern), actual, pointer }),
+    fail(message: string, detail: Detail = {}): never {
+      return failed(message, detail) as never;
     },
   };
+  return helpers as unknown as Checks & RuleChecks;
 }
 
 /**
- * The helpers of a decision the profile switches off: nothing is asserted. `ok` does not narrow
- * then, so a case must not rely on it for types (`fail` still ends the case: code after it would
- * run on a premise the target does not keep, so it is reported as not checked).
+ * The helpers of a decision the profile switches off: nothing is asserted, nothing stops. `fail`
+ * returns too — the case goes on to the seed assertions after it, exactly as it does when the
+ * decision is on and its assertion fails (a failure recorded), so switching a decision off skips
+ * only what that decision owns.
  */
-export function uncheckedFor(rule: string): RuleChecks {
-  const nothing = () => undefined;
+export function uncheckedFor(_rule: string): RuleChecks {
+  const nothing = () => true;
   return {
     equal: nothing,
     notEqual: nothing,
     ok: nothing,
     status: nothing,
     matches: nothing,
-    fail(message: string): never {
-      throw new SkipCase(`not checked: ${rule} is switched off in the profile (${message})`);
-    },
+    fail: (() => undefined) as () => never,
   };
 }
 

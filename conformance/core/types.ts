@@ -98,12 +98,14 @@ export interface FailureDetail {
   actual?: unknown;
   /** JSON pointer into the response (or the exchange) where it went wrong. */
   pointer?: string;
-  /** A curl command reproducing the last request of the case. */
+  /** A curl command reproducing the request that showed the failure (the case's last one when the failure was made). */
   curl?: string;
   /** The rule the failure counts against (the assertion's, else the case's first rule). */
   rule?: string;
   /** For a failure found in another case's exchange: that case. */
   seenIn?: string;
+  /** The case stopped here (a seed check, an unexpected error, a time-out); what followed was not checked. A decision's failure is recorded and the case goes on. */
+  fatal?: boolean;
 }
 
 export interface CaseResult extends CaseMeta {
@@ -111,7 +113,16 @@ export interface CaseResult extends CaseMeta {
   durationMs: number;
   /** Why it was skipped. */
   reason?: string;
+  /** The first failure (of `failures`). */
   failure?: FailureDetail;
+  /** Every failure of a failed case, in order: the decisions it recorded and went on past, and the one that stopped it, if any. */
+  failures?: FailureDetail[];
+  /**
+   * The rules this case showed held: all of them when it passed; when a decision's failure or a
+   * decision switched off cut into it, those the case checked to its end (or whose assertions ran
+   * before it stopped at the switched-off one) and that did not fail. Absent: derive from status.
+   */
+  passedRules?: string[];
   notes: string[];
 }
 
@@ -148,4 +159,13 @@ export interface RunSummary {
   levels?: { seed: LevelCounts; contract: LevelCounts };
   /** The profile's switched-off decisions and declared values. */
   decisions?: { off: string[]; declared: Record<string, unknown> };
+  /** The `decisions:` block that would make the contract level pass (run/suggest.ts), for a team to review. */
+  suggestedDecisions?: SuggestedDecisions;
+}
+
+export interface SuggestedDecisions {
+  /** The YAML block to paste into the profile, each new line with its evidence. */
+  yaml: string;
+  /** The same, one entry per decision: what the profile already says, and what this run suggests. */
+  entries: { id: string; setting: unknown; source: "profile" | "suggested"; evidence?: { case: string; message: string } }[];
 }

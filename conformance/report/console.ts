@@ -1,13 +1,15 @@
 /**
  * The console reporter: one line per case the moment it finishes (so a long run shows it is
  * moving), then the run grouped by area, every failure with its message, expected vs actual, the
- * JSON pointer and a curl command that reproduces the request, the skipped cases with their
+ * JSON pointer and a curl command that reproduces the request that showed it (a case that went on
+ * past failed decisions lists each), the skipped cases with their
  * reasons, and one summary line. Colour only on a terminal, and never with NO_COLOR set.
  */
 import type { CaseResult, RunSummary } from "../core/types.ts";
 import type { ProgressEvent } from "../run/runner.ts";
 import { inert } from "../core/inert-text.ts";
 import { countsText, failedRules, formatDuration, formatValue, groupByArea, levelLines, summaryLine } from "./format.ts";
+import { failuresOf, ruleOfFailure } from "../run/rule-results.ts";
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -75,7 +77,7 @@ export class ConsoleReporter {
     const failed = failedRules(summary);
     for (const [text, level] of levelLines(summary).map((t, i) => [t, i === 0 ? failed.seed : failed.contract] as const)) {
       out.push(`  ${this.paint(level.length > 0 ? "red" : "green", text)}`);
-      for (const r of level) out.push(`    ${this.paint("red", "✗")} ${r.id}  ${clean(r.failures.map((f) => f.case).filter((c, i, all) => all.indexOf(c) === i).join(", "))}`);
+      for (const r of level) out.push(`    ${this.paint("red", "✗")} ${r.id}  ${clean(r.failures.map((f) => f.case).filter((c, i, all) => all.indexOf(c) === i).join(", "))}${r.failures.length > 1 ? this.paint("dim", ` (${r.failures.length} failures)`) : ""}`);
     }
     if (summary.decisions?.off.length) out.push(`  ${this.paint("dim", `switched off in the profile: ${summary.decisions.off.join(", ")}`)}`);
     const declared = Object.entries(summary.decisions?.declared ?? {});
@@ -86,18 +88,21 @@ export class ConsoleReporter {
   }
 
   private failure(r: CaseResult): string[] {
-    const f = r.failure;
-    const lines = [`  ${this.paint("red", "✗")} ${this.paint("bold", r.id)}  ${r.title}`, `      seed:     ${r.seed}`];
-    const rule = f?.rule ?? r.rules?.[0];
-    if (rule) lines.push(`      rule:     ${clean(rule)} (${rule.startsWith("S-") ? "seed" : "contract decision"})`);
-    lines.push(`      failure:  ${indent(f?.message ?? "failed", "                ")}`);
-    if (f && (f.expected !== undefined || f.actual !== undefined)) {
-      lines.push(`      expected: ${indent(formatValue(f.expected, this.max), "                ")}`);
-      lines.push(`      actual:   ${indent(formatValue(f.actual, this.max), "                ")}`);
-    }
-    // A pointer can name the target's own keys (an unexpected property): its text too.
-    if (f?.pointer !== undefined) lines.push(`      pointer:  ${clean(f.pointer || "/")}`);
-    if (f?.curl) lines.push(`      curl:     ${clean(f.curl)}`);
+    const all = failuresOf(r);
+    const lines = [`  ${this.paint("red", "✗")} ${this.paint("bold", r.id)}  ${r.title}${all.length > 1 ? this.paint("dim", `  (${all.length} failures)`) : ""}`, `      seed:     ${r.seed}`];
+    all.forEach((f, i) => {
+      if (all.length > 1) lines.push(`      ${this.paint("dim", `— ${i + 1} of ${all.length}${f.fatal ? " (the case stopped here)" : ""}`)}`);
+      const rule = ruleOfFailure(r, f);
+      if (rule) lines.push(`      rule:     ${clean(rule)} (${rule.startsWith("S-") ? "seed" : "contract decision"})`);
+      lines.push(`      failure:  ${indent(f.message ?? "failed", "                ")}`);
+      if (f.expected !== undefined || f.actual !== undefined) {
+        lines.push(`      expected: ${indent(formatValue(f.expected, this.max), "                ")}`);
+        lines.push(`      actual:   ${indent(formatValue(f.actual, this.max), "                ")}`);
+      }
+      // A pointer can name the target's own keys (an unexpected property): its text too.
+      if (f.pointer !== undefined) lines.push(`      pointer:  ${clean(f.pointer || "/")}`);
+      if (f.curl) lines.push(`      curl:     ${clean(f.curl)}`);
+    });
     for (const note of r.notes) lines.push(`      note:     ${indent(note, "                ")}`);
     return lines;
   }

@@ -10,7 +10,7 @@ import type { CaseResult, RunSummary, Status } from "../core/types.ts";
 import { rulesById } from "../rules/table.ts";
 import type { Rule } from "../rules/load.ts";
 import { countsText, formatDuration, formatValue, groupByArea, levelLines } from "./format.ts";
-import { rulesOf } from "../run/rule-results.ts";
+import { failuresOf, ruleOfFailure, rulesOf } from "../run/rule-results.ts";
 import type { RuleResult } from "../core/types.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html-assets.ts";
 import { renderRuleText } from "./markdown.ts";
@@ -63,17 +63,20 @@ function rulesSection(results: readonly CaseResult[], ruled: readonly RuleResult
 }
 
 function caseArticle(r: CaseResult): string {
-  const f = r.failure;
   const rows = [row("Seed", r.seed)];
   if (r.rules && r.rules.length > 0) rows.push(rulesRow(r.rules));
   if (r.needs && r.needs.length > 0) rows.push(row("Needs", r.needs.join(", ")));
   if (r.status === "skipped") rows.push(row("Skipped", r.reason ?? "no reason given"));
-  if (f) {
-    rows.push(row("Failure", f.message, true));
+  // Every failure: a case that went on past failed decisions lists each, with its rule.
+  const all = failuresOf(r);
+  all.forEach((f, i) => {
+    const rule = ruleOfFailure(r, f);
+    const label = all.length > 1 ? `Failure ${i + 1} of ${all.length}${f.fatal ? " (stopped here)" : ""}` : "Failure";
+    rows.push(row(label, rule && all.length > 1 ? `${rule}: ${f.message}` : f.message, true));
     if (f.expected !== undefined || f.actual !== undefined) rows.push(row("Expected", formatValue(f.expected), true), row("Actual", formatValue(f.actual), true));
     if (f.pointer !== undefined) rows.push(row("Pointer", f.pointer || "/"));
     if (f.curl) rows.push(row("curl", f.curl, true));
-  }
+  });
   for (const note of r.notes) rows.push(row("Note", note));
   const search = `${r.id} ${r.title} ${r.seed}`.toLowerCase();
   const tail = r.status === "skipped" ? `<span class="reason">${escapeHtml(r.reason ?? "")}</span>` : `<span class="duration">${escapeHtml(formatDuration(r.durationMs))}</span>`;

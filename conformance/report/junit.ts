@@ -9,7 +9,7 @@
 import { XMLBuilder } from "fast-xml-parser";
 import type { CaseResult, RunSummary } from "../core/types.ts";
 import { formatValue, groupByArea } from "./format.ts";
-import { rulesOf } from "../run/rule-results.ts";
+import { failuresOf, ruleOfFailure, rulesOf } from "../run/rule-results.ts";
 
 /** Characters outside XML 1.0's Char production. */
 const NOT_XML = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
@@ -22,15 +22,24 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
+/** Every failure of the case, one block each (a case that went on past failed decisions has several). */
 function failureText(r: CaseResult): string {
-  const f = r.failure;
-  const lines = [f?.message ?? "failed", `seed: ${r.seed}`];
-  const rule = f?.rule ?? r.rules?.[0];
-  if (rule) lines.push(`rule: ${rule}`);
-  if (f?.expected !== undefined || f?.actual !== undefined) lines.push(`expected: ${formatValue(f?.expected)}`, `actual: ${formatValue(f?.actual)}`);
-  if (f?.pointer !== undefined) lines.push(`pointer: ${f.pointer || "/"}`);
-  if (f?.curl) lines.push(`curl: ${f.curl}`);
-  return xmlText(lines.join("\n"));
+  const all = failuresOf(r);
+  const blocks = all.map((f, i) => {
+    const lines = [all.length > 1 ? `[${i + 1} of ${all.length}${f.fatal ? ", the case stopped here" : ""}] ${f.message}` : f.message, `seed: ${r.seed}`];
+    const rule = ruleOfFailure(r, f);
+    if (rule) lines.push(`rule: ${rule}`);
+    if (f.expected !== undefined || f.actual !== undefined) lines.push(`expected: ${formatValue(f.expected)}`, `actual: ${formatValue(f.actual)}`);
+    if (f.pointer !== undefined) lines.push(`pointer: ${f.pointer || "/"}`);
+    if (f.curl) lines.push(`curl: ${f.curl}`);
+    return lines.join("\n");
+  });
+  return xmlText(blocks.join("\n\n"));
+}
+
+function failureMessage(r: CaseResult): string {
+  const all = failuresOf(r);
+  return all.length > 1 ? `${all.length} failures; the first: ${all[0]!.message}` : (r.failure?.message ?? "failed");
 }
 
 function testcase(r: CaseResult): Record<string, unknown> {
@@ -39,7 +48,7 @@ function testcase(r: CaseResult): Record<string, unknown> {
     "@_name": xmlText(`${r.id} ${r.title}`),
     "@_time": seconds(r.durationMs),
   };
-  if (r.status === "failed") node.failure = { "@_message": xmlText(r.failure?.message ?? "failed"), "@_type": "CaseFailure", "#text": failureText(r) };
+  if (r.status === "failed") node.failure = { "@_message": xmlText(failureMessage(r)), "@_type": "CaseFailure", "#text": failureText(r) };
   if (r.status === "skipped") node.skipped = { "@_message": xmlText(r.reason ?? "skipped") };
   if (r.notes.length > 0) node["system-out"] = xmlText(r.notes.join("\n"));
   return node;

@@ -6,16 +6,18 @@
  * request time-out and is dropped when the case's time is up.
  *
  * Contract problems in the responses the case reads are judged here: a problem of one of the
- * case's own rules fails the case; a problem of a decision the profile switches off (or whose
- * declared value the response keeps) is no problem; any other is a finding of its rule, which
- * the runner counts against that rule's case — never against this one.
+ * case's own rules fails the case — a seed rule's ends it, a decision's is recorded (with this
+ * exchange's curl line) and the case goes on; a problem of a decision the profile switches off
+ * (or whose declared value the response keeps) is no problem; any other is a finding of its
+ * rule, which the runner counts against that rule's case — never against this one.
  */
 import type { CaseContext } from "../core/types.ts";
 import type { Profile } from "../core/profile.ts";
 import type { Receiver } from "../core/receiver.ts";
 import { HttpClient, contractFailure, describeProblem, curlOf, type ContractJudge, type RuledViolation } from "../core/http.ts";
 import { SkipCase, checksFor, uncheckedFor } from "../core/failure.ts";
-import { Decisions } from "../core/decisions.ts";
+import { Decisions, isDecision } from "../core/decisions.ts";
+import { currentCase } from "../core/case-scope.ts";
 import type { Authorizer } from "../authorize/index.ts";
 import { runTrigger } from "./trigger.ts";
 
@@ -66,8 +68,15 @@ export function contractJudge(caseId: string, caseRules: readonly string[], deci
       findings?.push({ rule: p.rule, seenIn: caseId, message: describeProblem(p), pointer: p.path, actual: p.actual, curl });
     }
     // A case outside any run (no findings list) keeps the old strictness: the first problem fails it.
-    if (own.length > 0) throw contractFailure(own);
-    if (!findings && live.length > 0) throw contractFailure(live);
+    if (!findings && live.length > 0) throw contractFailure(own.length > 0 ? own : live);
+    const scope = currentCase();
+    const fatal = scope ? own.filter((p) => !isDecision(p.rule)) : own;
+    if (fatal.length > 0) throw contractFailure(fatal);
+    // The case's own decisions: each rule broken here recorded once, with this exchange.
+    for (const rule of new Set(own.map((p) => p.rule))) {
+      const failure = contractFailure(own.filter((p) => p.rule === rule));
+      scope!.record({ message: failure.message, pointer: failure.detail.pointer, actual: failure.detail.actual, rule, sent: exchange });
+    }
   };
 }
 

@@ -5,13 +5,30 @@
  * Seed rules (`S-`) give seed conformance, the contract's decisions (`D-`) contract conformance;
  * a decision the profile switched off is reported as such, never as passed.
  */
-import type { CaseResult, LevelCounts, RuleResult, RunSummary } from "../core/types.ts";
+import type { CaseResult, FailureDetail, LevelCounts, RuleResult, RunSummary } from "../core/types.ts";
 import type { Decisions } from "../core/decisions.ts";
 import type { Finding } from "./context.ts";
 
-/** The rule a failed case counts against. */
+/** The rule a failed case counts against (its first failure's). */
 export function failedRule(result: CaseResult): string | undefined {
   return result.failure?.rule ?? result.rules?.[0];
+}
+
+/** Every failure of a case: the decisions it recorded and went on past, and the one that stopped it. */
+export function failuresOf(result: CaseResult): FailureDetail[] {
+  if (result.status !== "failed") return [];
+  return result.failures ?? (result.failure ? [result.failure] : [{ message: "failed" }]);
+}
+
+/** The rule one failure of `result` counts against: the assertion's, else the case's first. */
+export function ruleOfFailure(result: CaseResult, failure: FailureDetail): string | undefined {
+  return failure.rule ?? result.rules?.[0];
+}
+
+/** Whether `result` shows `rule` held: its own account (passedRules), else a passed case holds all its rules. */
+function holds(result: CaseResult, rule: string): boolean {
+  if (result.passedRules) return result.passedRules.includes(rule);
+  return result.status === "passed" && (result.rules?.includes(rule) ?? false);
 }
 
 /**
@@ -24,10 +41,15 @@ export function applyFindings(results: CaseResult[], findings: readonly Finding[
   for (const f of findings) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
   for (const [rule, list] of byRule) {
     const first = list[0]!;
-    const owner = results.find((r) => r.status === "passed" && r.rules?.includes(rule));
+    // A case that showed the rule held (passed, or went on past failed decisions of other rules) takes it.
+    const owner = results.find((r) => r.rules?.includes(rule) && holds(r, rule));
     if (owner) {
+      const failure = { message: `${first.message} (seen in ${first.seenIn})`, pointer: first.pointer, actual: first.actual, curl: first.curl, rule, seenIn: first.seenIn };
+      const before = failuresOf(owner);
       owner.status = "failed";
-      owner.failure = { message: `${first.message} (seen in ${first.seenIn})`, pointer: first.pointer, actual: first.actual, curl: first.curl, rule, seenIn: first.seenIn };
+      owner.failures = [...before, failure];
+      owner.failure = owner.failures[0];
+      owner.passedRules = (owner.passedRules ?? owner.rules ?? []).filter((id) => id !== rule);
       if (list.length > 1) owner.notes.push(`${list.length - 1} more response(s) broke ${rule}, in ${[...new Set(list.slice(1).map((f) => f.seenIn))].join(", ")}`);
     }
     for (const seenIn of new Set(list.map((f) => f.seenIn))) {
@@ -45,18 +67,20 @@ export function ruleResults(results: readonly CaseResult[], findings: readonly F
   const ids = new Set<string>();
   for (const r of results) for (const id of r.rules ?? []) ids.add(id);
   // A failure may name a rule its case does not list (ctx.rule of another rule): it counts too.
-  for (const r of results) if (r.status === "failed" && failedRule(r)) ids.add(failedRule(r)!);
+  for (const r of results) for (const f of failuresOf(r)) if (ruleOfFailure(r, f)) ids.add(ruleOfFailure(r, f)!);
   for (const f of findings) ids.add(f.rule);
   const out: RuleResult[] = [];
   for (const id of [...ids].sort()) {
     const cases = results.filter((r) => r.rules?.includes(id));
     const failures: RuleResult["failures"] = [];
-    for (const r of results) if (r.status === "failed" && failedRule(r) === id) failures.push({ case: r.id, message: r.failure!.message, ...(r.failure!.seenIn ? { seenIn: r.failure!.seenIn } : {}) });
+    // Each failure of the rule counts: a case that went on past several failed decisions lists each.
+    for (const r of results) for (const f of failuresOf(r)) if (ruleOfFailure(r, f) === id) failures.push({ case: r.id, message: f.message, ...(f.seenIn ? { seenIn: f.seenIn } : {}) });
     for (const f of findings) if (f.rule === id && !failures.some((x) => x.seenIn === f.seenIn)) failures.push({ case: f.seenIn, message: f.message, seenIn: f.seenIn });
     let status: RuleResult["status"];
     if (decisions?.off(id)) status = "off";
     else if (failures.length > 0) status = "failed";
-    else if (cases.some((r) => r.status === "passed")) status = "passed";
+    // Passed: some case showed its assertions held — a passed case, or one whose only failures were other rules' decisions.
+    else if (results.some((r) => holds(r, id))) status = "passed";
     else status = "unchecked";
     out.push({ id, level: id.startsWith("S-") ? "seed" : "contract", status, cases: cases.map((r) => r.id), failures });
   }
@@ -75,7 +99,7 @@ export function levelCounts(rules: readonly RuleResult[]): { seed: LevelCounts; 
  */
 export function failedLevel(summary: RunSummary): "seed" | "contract" | undefined {
   const { levels } = rulesOf(summary);
-  const unplaced = summary.results.some((r) => r.status === "failed" && !failedRule(r));
+  const unplaced = summary.results.some((r) => failuresOf(r).some((f) => !ruleOfFailure(r, f)));
   if (levels.seed.failed > 0 || unplaced) return "seed";
   if (levels.contract.failed > 0) return "contract";
   return undefined;

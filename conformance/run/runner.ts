@@ -1,16 +1,19 @@
 /**
  * The runner: selects cases (`--only` / `--skip`), skips those whose needs the profile does not
- * meet, runs the rest one at a time — each with its own HttpClient and a time limit — and turns
- * every outcome into a CaseResult: CaseFailure and SkipCase as the case meant them, any other
- * error as a failure carrying its message, a failure always with the curl line of the case's
- * last request. One case at a time keeps the target's state (rate limits, feeds, hooks) what
- * each case expects, and keeps the curl line tied to the case that printed it.
+ * meet, runs the rest one at a time — each with its own HttpClient, a time limit and a scope
+ * (core/case-scope.ts) where its failed decisions are recorded while it goes on — and turns every
+ * outcome into a CaseResult: CaseFailure and SkipCase as the case meant them, any other error as
+ * a failure carrying its message; every failure (a case may have several: each failed decision,
+ * then what stopped it) with the curl line of the request that showed it. One case at a time
+ * keeps the target's state (rate limits, feeds, hooks) what each case expects, and keeps the
+ * curl line tied to the case that printed it.
  */
 import { performance } from "node:perf_hooks";
 import type { Case, CaseMeta, CaseResult, FailureDetail, RunSummary, Status } from "../core/types.ts";
 import type { Profile } from "../core/profile.ts";
 import type { Receiver } from "../core/receiver.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
+import { inCaseScope, type CaseScope, type RecordedFailure } from "../core/case-scope.ts";
 import { curlOf, type HttpClient } from "../core/http.ts";
 import { createAuthorizer, type Authorizer } from "../authorize/index.ts";
 import { startReceiver } from "../receiver/server.ts";
@@ -21,6 +24,7 @@ import { jsonSafe } from "./json-safe.ts";
 import { needsReceiver, unmetNeed, type RunFacilities } from "./needs.ts";
 import { selectCases } from "./select.ts";
 import { secretRedactor } from "../core/secret-redact.ts";
+import { suggestionOf } from "./suggest.ts";
 
 export const DEFAULT_CASE_TIMEOUT_MS = 30_000;
 
@@ -86,8 +90,10 @@ function isSkip(error: unknown): error is SkipCase {
 }
 
 function failureOf(error: unknown, http: HttpClient, timeoutMs: number): FailureDetail {
-  // The last request sent, answered or not: for a request that hung, that one, not the one before.
-  const last = http.lastSent;
+  // The request that showed the failure: the case's last when the failure was made (a clean-up
+  // in a `finally` may have sent more since); else the last sent, answered or not — for a
+  // request that hung, that one, not the one before.
+  const last = (isFailure(error) ? error.sent : undefined) ?? http.lastSent;
   const curl = last ? curlOf(last) : undefined;
   if (isFailure(error)) {
     const { expected, actual, pointer, rule } = error.detail;
@@ -102,27 +108,86 @@ function metaOf(c: CaseMeta): Omit<CaseResult, "status" | "durationMs" | "notes"
   return { id: c.id, title: c.title, area: c.area, seed: c.seed, ...(c.rules ? { rules: [...c.rules] } : {}), ...(c.needs ? { needs: [...c.needs] } : {}) };
 }
 
+/** How many decision failures one case lists, in all and per rule; more are counted in a note (a loop over many items could record hundreds). */
+export const MAX_RECORDED_FAILURES = 50;
+export const MAX_RECORDED_PER_RULE = 5;
+
+/** Collects a case's decision failures and the rules whose assertions held, for the case's scope. */
+function recorder(meta: CaseMeta, http: HttpClient) {
+  const failures: FailureDetail[] = [];
+  const held = new Set<string>();
+  const dropped = new Map<string, number>();
+  const scope: CaseScope = {
+    lastSent: () => http.lastSent,
+    record(f: RecordedFailure) {
+      // The same assertion failing again (a loop over items) is one departure.
+      if (failures.some((x) => x.rule === f.rule && x.message === f.message && x.pointer === f.pointer)) return;
+      if (failures.length >= MAX_RECORDED_FAILURES || failures.filter((x) => x.rule === f.rule).length >= MAX_RECORDED_PER_RULE) return void dropped.set(f.rule, (dropped.get(f.rule) ?? 0) + 1);
+      failures.push({ message: f.message, expected: jsonSafe(f.expected), actual: jsonSafe(f.actual), pointer: f.pointer, rule: f.rule, ...(f.sent ? { curl: curlOf(f.sent) } : {}) });
+    },
+    held(rule) {
+      const id = rule ?? meta.rules?.[0];
+      if (id) held.add(id);
+    },
+  };
+  return { scope, failures: () => [...failures], held: () => [...held], dropped: () => [...dropped] };
+}
+
+/** The case's rules minus those that failed in it (and, given `only`, among those). */
+function heldRules(meta: CaseMeta, failures: readonly FailureDetail[], only?: readonly string[]): string[] {
+  const failed = new Set(failures.map((f) => f.rule ?? meta.rules?.[0]));
+  return (only ?? meta.rules ?? []).filter((id, i, all) => all.indexOf(id) === i && !failed.has(id));
+}
+
 /**
  * One case of any suite — the server suite here, the consumer suites (conformance/consumers)
  * with their own contexts: `start` builds the case's context for its abort signal and notes and
  * returns the run and the HttpClient whose last request is the failure's curl line.
+ *
+ * The case runs in its own scope (core/case-scope.ts): a decision's failed assertion is recorded
+ * there and the case goes on, so it ends "failed" with every decision failure it met (and the
+ * seed or unexpected failure that stopped it, if one did). A thrown failure of a decision the
+ * profile switches off (a premise the target does not keep) stops the case with what followed
+ * not checked; the rules whose assertions held before it still count as passed.
  */
 export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal: AbortSignal, notes: string[]) => { http: HttpClient; run: () => Promise<void> }, decisions?: Decisions): Promise<CaseResult> {
   const notes: string[] = [];
   const abandon = new AbortController();
   const { http, run } = start(abandon.signal, notes);
+  const rec = recorder(meta, http);
   const started = performance.now();
-  let outcome: Pick<CaseResult, "status" | "reason" | "failure">;
+  let outcome: Pick<CaseResult, "status" | "reason" | "failure" | "failures" | "passedRules">;
+  let recorded: FailureDetail[] = [];
   try {
-    await withTimeout(Promise.resolve().then(run), timeoutMs, () => abandon.abort(new CaseTimeout("the case's time is up")));
-    outcome = { status: "passed" };
+    await inCaseScope(rec.scope, () => withTimeout(Promise.resolve().then(run), timeoutMs, () => abandon.abort(new CaseTimeout("the case's time is up"))));
+    recorded = rec.failures();
+    outcome = recorded.length === 0 ? { status: "passed" } : { status: "failed", failures: recorded, passedRules: heldRules(meta, recorded) };
   } catch (error) {
-    outcome = isSkip(error) ? { status: "skipped", reason: error.message } : { status: "failed", failure: failureOf(error, http, timeoutMs) };
-    // A failure of a decision the profile switches off is no failure: the case stopped at an
-    // assertion the target need not keep, so what came after it was not checked.
-    const rule = outcome.failure?.rule ?? meta.rules?.[0];
-    if (outcome.status === "failed" && rule && decisions?.off(rule)) outcome = { status: "skipped", reason: `not checked past ${rule}, which the profile switches off (${outcome.failure!.message})` };
+    recorded = rec.failures();
+    if (isSkip(error)) {
+      outcome = recorded.length === 0 ? { status: "skipped", reason: error.message } : { status: "failed", failures: recorded, passedRules: [] };
+      if (recorded.length > 0) notes.push(`then skipped: ${error.message}`);
+    } else {
+      const fatal: FailureDetail = { ...failureOf(error, http, timeoutMs), fatal: true };
+      const rule = fatal.rule ?? meta.rules?.[0];
+      if (rule && decisions?.off(rule)) {
+        // A failure of a decision the profile switches off is no failure: the case stopped at a
+        // premise the target need not keep, so what came after it was not checked.
+        const past = `not checked past ${rule}, which the profile switches off (${fatal.message})`;
+        const held = heldRules(meta, recorded, rec.held()).filter((id) => decisions.on(id));
+        outcome = recorded.length === 0 ? { status: "skipped", reason: past, passedRules: held } : { status: "failed", failures: recorded, passedRules: held };
+        if (recorded.length > 0) notes.push(past);
+      } else {
+        outcome = { status: "failed", failures: [...recorded, fatal], passedRules: [] };
+        if (recorded.length > 0 && !isFailure(error) && !(error instanceof CaseTimeout)) {
+          notes.push(`the case stopped with an unexpected error after its failed decision(s) ${[...new Set(recorded.map((f) => f.rule))].join(", ")}: code after a failed decision may rely on what it checked`);
+        }
+      }
+    }
   }
+  for (const [rule, n] of rec.dropped()) notes.push(`${n} more failure(s) of ${rule} not listed (at most ${MAX_RECORDED_PER_RULE} per rule and ${MAX_RECORDED_FAILURES} per case)`);
+  if (outcome.failures) outcome.failure = outcome.failures[0];
+  if (outcome.passedRules && outcome.passedRules.length === 0 && outcome.status === "skipped") delete outcome.passedRules;
   return { ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes };
 }
 
@@ -211,6 +276,8 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   }
 
   const summary = summarize(target, startedAt, performance.now() - started, results, findings.map(redact), decisions);
+  // What the profile's decisions would need for the contract level to pass (conformance --suggest-decisions).
+  summary.suggestedDecisions = redact(suggestionOf(summary, options.profile.decisions ?? {}));
   options.onProgress?.({ type: "end", summary });
   return summary;
 }

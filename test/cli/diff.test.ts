@@ -4,11 +4,13 @@
  * formats, and `--base-ref` reading spec/ from a git revision of a repository made here.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { copySpec, editOpenApi, editSchema, removeCopies } from "../diff/contract-copy.ts";
+import { diffContracts, loadContract } from "../../diff/index.ts";
+import { checkoutAt } from "../../diff/git-revision.ts";
+import { copySpec, editOpenApi, editSchema, removeCopies, SPEC } from "../diff/contract-copy.ts";
 import { runCli, runCliInProcess, type CliResult } from "./run-cli.ts";
 
 afterAll(removeCopies);
@@ -126,6 +128,30 @@ describe("service-contract diff", () => {
     it("--base-ref outside a git repository", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "HEAD", copySpec()]), /is not inside a git repository/));
     it("--base-ref with a revision that does not exist", async () => oneLine(await runCliInProcess(["diff", "--base-ref", "no-such-branch-here", "spec"]), /no-such-branch-here is no revision of the repository/));
     it("--base-ref that looks like an option", async () => oneLine(await runCliInProcess(["diff", "--base-ref=--output=x", "spec"]), /--base-ref takes a revision/));
+    it("an unknown --for audience", async () => oneLine(await runCliInProcess(["diff", "spec", "spec", "--for", "clients,users"]), /--for takes a comma list of clients, servers, receivers, got "clients,users"/));
+  });
+
+  describe("what is not an OpenAPI 3.0 or 3.1 document: exit 2, one line naming the file and why (issue 35)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "diff-not-openapi-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, content: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(content));
+      return path;
+    };
+    it("a JSON Schema file (one of the contract's own)", async () => oneLine(await runCliInProcess(["diff", "spec/schemas/user.json", "spec"]), /^service-contract: spec\/schemas\/user.json is not an OpenAPI document: it has no "openapi" field \(it looks like a JSON Schema\)$/));
+    it("a package.json-like object", async () => {
+      const pkg = file("package.json", { name: "x", version: "1.0.0", dependencies: { yaml: "2.0.0" } });
+      oneLine(await runCliInProcess(["diff", "spec", pkg]), /package.json is not an OpenAPI document: it has no "openapi" field \(it looks like a package manifest\)$/);
+    });
+    it("a Swagger 2.0 document", async () => {
+      const swagger = file("swagger.json", { swagger: "2.0", info: { title: "t", version: "1" }, paths: {} });
+      oneLine(await runCliInProcess(["diff", swagger, "spec"]), /swagger.json is a Swagger 2.0 document, not OpenAPI 3.0 or 3.1/);
+    });
+    it("openapi: 9.9.9", async () => {
+      const future = file("future.json", { openapi: "9.9.9", info: { title: "t", version: "1" }, paths: {} });
+      oneLine(await runCliInProcess(["diff", "spec", future]), /future.json declares OpenAPI "9.9.9"; diff reads OpenAPI 3.0.x and 3.1.x$/);
+    });
   });
 
   describe("--base-ref: the head's folder at a git revision", () => {
@@ -169,6 +195,126 @@ describe("service-contract diff", () => {
     it("a contract folder that did not exist at the revision is one line, exit 2", async () => {
       spawnSync("cp", ["-r", join(repo, "spec"), join(repo, "spec-next")]);
       oneLine(await runCliInProcess(["diff", "--base-ref", "main", "spec-next"], { cwd: repo }), /--base-ref: spec-next does not exist at main/);
+    });
+
+    it("a revision whose spec/ has no root document is named as the revision, not a temporary folder (issue 35)", async () => {
+      git("checkout", "-qb", "no-root");
+      git("rm", "-q", "spec/openapi.yaml");
+      git("commit", "-qm", "no root document");
+      git("checkout", "-q", "feature");
+      const r = await runCliInProcess(["diff", "--base-ref", "no-root", "spec"], { cwd: repo });
+      oneLine(r, /^service-contract: no-root:spec is a folder without openapi.yaml, openapi.yml or openapi.json$/);
+      expect(r.stderr).not.toMatch(/service-contract-diff-|\/tmp\//);
+    });
+
+    it("--for clients: a new operation breaks servers only, so it passes; the outputs say whom they judged for (issue 35)", async () => {
+      git("checkout", "-q", "feature");
+      editOpenApi(join(repo, "spec"), (d) => {
+        delete d.webhooks.watch;
+        d.paths["/new-thing"] = { get: { operationId: "getNewThing", responses: { "404": { description: "none" } } } };
+      });
+      // Against HEAD (which has no watch either): only the new operation, breaking servers.
+      const all = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec"], { cwd: repo });
+      expect(all.code, all.stdout).toBe(1);
+      expect(all.stdout).toMatch(/: 1 breaking change \(servers 1\), 0 others\n/);
+      const clients = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "clients"], { cwd: repo });
+      expect(clients.code, clients.stdout).toBe(0);
+      expect(clients.stdout).toMatch(/: 0 breaking changes for clients, 1 other \(1 breaking only servers, receivers\)\njudged for clients \(--for\)\n/);
+      expect(clients.stdout).toContain("breaking for servers only (not asked for): operation GET /new-thing added");
+      const json = JSON.parse((await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "clients,receivers", "--format", "json"], { cwd: repo })).stdout);
+      expect(json).toMatchObject({ for: ["clients", "receivers"], breaking: 0, changes: [{ kind: "operation-added", breaking: true, for: ["servers"] }] });
+      const md = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "receivers,clients", "--format", "markdown"], { cwd: repo });
+      expect(md.code).toBe(0);
+      expect(md.stdout).toMatch(/^### Contract changes for clients, receivers: 0 breaking changes for clients, receivers/);
+      expect(md.stdout).toContain("Judged for clients, receivers only (`--for`).");
+      const servers = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "servers"], { cwd: repo });
+      expect(servers.code).toBe(1);
+      git("checkout", "-q", "--", "spec");
+    });
+
+  });
+
+  it("a revision whose tree leaves its folder (`..` entries) is refused, exit 2, and nothing is written outside (issue 34)", async () => {
+    // A tree git's own checkout would refuse: spec/../../escaped.txt, made with mktree.
+    const repo = mkdtempSync(join(tmpdir(), "diff-crafted-"));
+    const git = (...args: string[]) => spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], { cwd: repo }).stdout.toString();
+    git("init", "-q");
+    mkdirSync(join(repo, "spec"));
+    writeFileSync(join(repo, "spec", "openapi.yaml"), "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n");
+    git("add", "spec");
+    git("commit", "-qm", "a contract");
+    const write = (text: string) => spawnSync("git", ["hash-object", "-w", "--stdin"], { cwd: repo, input: text }).stdout.toString().trim();
+    const mktree = (lines: string) => spawnSync("git", ["mktree"], { cwd: repo, input: lines }).stdout.toString().trim();
+    const escaped = write("written outside\n");
+    const inner = mktree(`100644 blob ${escaped}\tescaped.txt\n`);
+    const up1 = mktree(`040000 tree ${inner}\t..\n`);
+    const root = git("rev-parse", "HEAD:spec/openapi.yaml").trim();
+    const spec = mktree(`100644 blob ${root}\topenapi.yaml\n040000 tree ${up1}\t..\n`);
+    const top = mktree(`040000 tree ${spec}\tspec\n`);
+    expect(git("ls-tree", "-r", "--name-only", top)).toContain("spec/../../escaped.txt");
+    const commit = git("commit-tree", top, "-m", "crafted").trim();
+    git("update-ref", "refs/heads/crafted", commit);
+    // The temporary folder is made under TMPDIR: `..` twice from its spec/ lands in TMPDIR itself.
+    const tmp = mkdtempSync(join(tmpdir(), "diff-tmpdir-"));
+    mkdirSync(join(tmp, "inner"));
+    try {
+      const r = await runCli(["diff", "--base-ref", "crafted", "spec"], { cwd: repo, env: { TMPDIR: join(tmp, "inner") } });
+      oneLine(r, /^service-contract: --base-ref: crafted holds a file whose path leaves its folder \("spec\/..\/..\/escaped.txt"\); refused$/);
+      expect(existsSync(join(tmp, "inner", "escaped.txt"))).toBe(false);
+      expect(existsSync(join(tmp, "escaped.txt"))).toBe(false);
+      // And no temporary folder is left behind.
+      expect(readdirSync(join(tmp, "inner")).filter((n) => n.startsWith("service-contract-diff-"))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  describe("this repository's own history since issue 24: breaking changes only where the meaning changed (issue 35)", () => {
+    // Each revision of spec/ on the main line from issue 24's merge (c26e8e9) to dc6dbf8, against
+    // the one before. Where the meaning changed, the reason; every other step must break nobody.
+    const MEANING_CHANGED: Record<string, string> = {
+      "01c012e": "responses made tolerant of what the real service sends (issue 24 point 4): fields optional, enums opened to any string — readers break",
+      "8649766": "decisions added and reworded (the @octokit cross-check): the cases judging servers change",
+      bd34af3: "feed payloads take the real service's short forms, delivery records untied (issue 24 point 4): readers break",
+      a76fb3e: "D-SIGNATURE reworded: the delivery record's signature header",
+      be4d0ee: "a decision reworded: chat's webhook_url is write-only",
+      "3cd7954": "a decision added: D-URL-ORIGINS",
+    };
+    const git = (...args: string[]) => spawnSync("git", args, { cwd: SPEC }).stdout.toString().trim();
+    const revisions = ["c26e8e9^", ...git("rev-list", "--first-parent", "--reverse", "--abbrev-commit", "c26e8e9^..dc6dbf8", "--", ".").split("\n")];
+
+    it("has the history to read", () => {
+      expect(revisions.length, "a clone with its history (not shallow) is needed").toBeGreaterThan(8);
+      expect(revisions).toEqual(expect.arrayContaining(Object.keys(MEANING_CHANGED)));
+    });
+
+    // Each revision read once (it is the head of one step and the base of the next).
+    const checkouts = new Map<string, ReturnType<typeof checkoutAt>>();
+    const at = (rev: string) => {
+      if (!checkouts.has(rev)) checkouts.set(rev, checkoutAt(rev, SPEC));
+      return checkouts.get(rev)!.path;
+    };
+    afterAll(() => checkouts.forEach((c) => c.remove()));
+
+    it.each(revisions.slice(1).map((rev, i) => [revisions[i]!, rev] as const))("%s → %s", async (from, to) => {
+      const { changes } = await diffContracts(loadContract(at(from)), loadContract(at(to)));
+      checkouts.get(from)?.remove();
+      const breaking = changes.filter((c) => c.breaking || c.mayBreak);
+      const key = Object.keys(MEANING_CHANGED).find((k) => to.startsWith(k));
+      if (key === undefined) expect(breaking.map((c) => `${c.kind} [${c.for}] ${c.message}`)).toEqual([]);
+      else expect(breaking.length, MEANING_CHANGED[key]).toBeGreaterThan(0);
+      // An enum replaced by "any non-empty string" in a response widens it: clients, never servers.
+      expect(changes.filter((c) => /^response-enum-removed$/.test(c.kind) && c.for.includes("servers"))).toEqual([]);
+    });
+
+    it("the components renamed for the generators (issue 35 point 1, merged as ad256b8) change nothing of the contract", async () => {
+      const { changes } = await diffContracts(loadContract(at("408c4fb")), loadContract(at("ad256b8")));
+      // OAuthTokenError → OauthTokenError, HookDeliveryDetail → HookDeliveryAttempt: the same schemas.
+      expect(changes.filter((c) => !c.rule).map((c) => `${c.kind} ${c.message}`)).toEqual([]);
+      // Only the rule table: a decision whose text names the renamed component is reworded, which
+      // the rule table judges by text (whom its cases judge), not by meaning.
+      expect(changes.filter((c) => c.breaking).map((c) => c.rule)).toEqual(["D-OAUTH-AUTHORIZE-ERRORS"]);
     });
   });
 });

@@ -23,5 +23,5 @@ it("imports through the package export and runs a case", () => {
       failure: summary.results[0].failure,
     }));`;
   const out = execFileSync(process.execPath, ["--conditions=service-contract-source", "--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
-  expect(JSON.parse(out)).toEqual({ exports: [], cases: true, failure: { message: "one is two", expected: 2, actual: 1, pointer: "/x" } });
+  expect(JSON.parse(out)).toEqual({ exports: [], cases: true, failure: { message: "one is two", expected: 2, actual: 1, pointer: "/x", fatal: true } });
 }, ceiling(60_000));

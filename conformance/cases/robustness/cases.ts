@@ -2,8 +2,11 @@
  * ROBUST-<OPERATION>-001: one case per operation of the contract, sending that operation's
  * fixed, fast-check-drawn bad inputs (inputs.ts) with users[0]'s credentials — a token, or Basic
  * authentication of users[0] (the authorizations API) or of the application (`/applications`)
- * — and judging every answer (verdict.ts). The first bad answer fails the case with the input
- * that caused it and a curl line reproducing it; a passing case notes which statuses it saw.
+ * — and judging every answer (verdict.ts). A bad answer fails the decision of what it probes
+ * (verdict.ts), with the input that caused it and a curl line reproducing it; the case goes on to
+ * the next input, so one run shows every kind of bad answer (the first of each rule listed, the
+ * rest counted in a note). A request left unanswered stops the case (D-CONF-NEVER-5XX: never a
+ * hang). A passing case notes which statuses it saw.
  */
 import { operationTable } from "../../../generated/client/operations.ts";
 import type { Case, CaseContext, Need } from "../../core/types.ts";
@@ -98,35 +101,40 @@ export function robustnessCase(operationId: OperationId): Case {
     title: api ? `bad inputs to ${operationId} answer 4xx in the error shape` : `bad inputs to ${operationId} never answer 5xx`,
     area: "robustness",
     seed: SEED_SECTION,
-    rules: api ? ["D-CONF-ROBUSTNESS", "D-ERRORS", "D-REQ-MALFORMED-JSON", "D-REQ-422-CODES"] : ["D-CONF-ROBUSTNESS", "D-ERRORS"],
+    // D-CONF-NEVER-5XX first: a plain failure (a request left unanswered) counts against it, and
+    // it stays checked when a profile switches D-CONF-ROBUSTNESS off.
+    rules: api ? ["D-CONF-NEVER-5XX", "D-CONF-ROBUSTNESS", "D-ERRORS", "D-REQ-MALFORMED-JSON", "D-REQ-422-CODES"] : ["D-CONF-NEVER-5XX", "D-CONF-ROBUSTNESS", "D-ERRORS"],
     needs: needsOf(operationId),
     async run(ctx) {
       const op = await operationModel(operationId);
       const inputs = badInputs(op, ctx.profile);
       const statuses = new Map<number, number>();
+      /** Bad answers per rule: the first is the rule's failure, the rest are counted. */
+      const bad = new Map<string, number>();
       for (const [index, input] of inputs.entries()) {
         let response: HttpResponse;
         try {
           response = await ctx.http.request(requestOf(ctx, op, input));
         } catch (error) {
-          if (error instanceof CaseFailure) throw new CaseFailure(`${error.message} — bad input ${index + 1} of ${inputs.length}: ${input.label}`, { ...error.detail, actual: { input: input.label, error: error.detail.actual } });
+          if (error instanceof CaseFailure) throw new CaseFailure(`${error.message} — bad input ${index + 1} of ${inputs.length}: ${input.label}`, { ...error.detail, actual: { input: input.label, error: error.detail.actual }, rule: error.detail.rule ?? "D-CONF-NEVER-5XX" });
           throw error;
         }
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        const problem = judge(op, response);
+        const problem = judge(op, response, input.part);
         // A problem of a decision the profile switches off (D-ERRORS: the target has its own error
         // shape) is none: the next input is still judged for what stays (never a 5xx, never accepted).
-        if (problem && ctx.decisions.on(problem.rule)) {
-          throw new CaseFailure(`${problem.message} — bad input ${index + 1} of ${inputs.length}: ${input.label}`, {
-            expected: problem.expected,
-            actual: { input: input.label, answer: problem.actual, curl: shortCurl(response) },
-            pointer: problem.pointer,
-            rule: problem.rule,
-          });
-        }
+        if (!problem || ctx.decisions.off(problem.rule)) continue;
+        bad.set(problem.rule, (bad.get(problem.rule) ?? 0) + 1);
+        if (bad.get(problem.rule)! > 1) continue;
+        ctx.rule(problem.rule).fail(`${problem.message} — bad input ${index + 1} of ${inputs.length}: ${input.label}`, {
+          expected: problem.expected,
+          actual: { input: input.label, answer: problem.actual, curl: shortCurl(response) },
+          pointer: problem.pointer,
+        });
       }
       const seen = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(", ");
       ctx.note(`${inputs.length} bad inputs: ${seen}`);
+      for (const [rule, n] of bad) if (n > 1) ctx.note(`${rule}: ${n} bad inputs answered so (the first is listed)`);
     },
   };
 }

@@ -13,6 +13,7 @@ import type { Profile } from "../../core/profile.ts";
 import type { OperationModel, ParameterModel } from "./operations.ts";
 import { badBasic, badPathValue, badQueryValue, badToken, type PathValue, type QueryValue } from "./arbitraries.ts";
 import { baseBody, rawBodies, structuredBodies, type BodyInput } from "./bodies.ts";
+import type { InputPart } from "./verdict.ts";
 
 /**
  * Bad inputs per operation: enough to vary every parameter, few enough that the whole area stays
@@ -33,6 +34,8 @@ export type Credentials = { kind: "token" } | { kind: "basic-user" } | { kind: "
 export interface BadInput {
   /** What is bad about it, e.g. `path hook_id = "abc"`. */
   label: string;
+  /** The part of the request it breaks: the verdict applies that part's decision (verdict.ts). */
+  part: InputPart;
   path: Record<string, PathValue>;
   query: Record<string, QueryValue>;
   body?: BodyInput;
@@ -97,7 +100,8 @@ export function badInputs(op: OperationModel, profile: Profile, count = op.auth.
   const query = baseQuery(op, profile);
   const body = op.body ? { label: "", contentType: op.body.mediaTypes[0]!, text: JSON.stringify(baseBody(op)) } : undefined;
   const ordinary = ordinaryCredentials(op);
-  const input = (label: string, change: Partial<BadInput>): BadInput => ({ label, path: pathValues, query, ...(body ? { body } : {}), credentials: ordinary, ...change });
+  const partOf = (change: Partial<BadInput>): InputPart => (change.credentials ? "credentials" : change.query ? "query" : change.path ? "path" : "body");
+  const input = (label: string, change: Partial<BadInput>): BadInput => ({ label, part: partOf(change), path: pathValues, query, ...(body ? { body } : {}), credentials: ordinary, ...change });
 
   const kinds: fc.Arbitrary<BadInput>[] = [];
   const resourceParams = op.pathParams.filter(namesResource);
