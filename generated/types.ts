@@ -256,6 +256,12 @@ export interface paths {
          *     PKCE (beyond the seed, RFC 7636): a code issued with a `code_challenge` is exchanged only
          *     with the matching `code_verifier`; one issued without is not exchanged with one. Either
          *     mismatch is `bad_verification_code`, and the code stays unused.
+         *
+         *     Client authentication (RFC 6749 §2.3.1): `client_id` and `client_secret` in the body, or
+         *     HTTP Basic with `urlencode(client_id)` as the username and `urlencode(client_secret)` as the
+         *     password (then without `client_secret` in the body; a body `client_id` must be the same).
+         *     Using both methods at once, an unreadable Basic header or a wrong secret in it is
+         *     `incorrect_client_credentials`, as in the body.
          */
         post: operations["createAccessToken"];
         delete?: never;

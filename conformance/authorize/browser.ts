@@ -9,11 +9,19 @@
  * never see a request that a redirect started, but Fetch pauses every request, so the page load
  * of the callback is recorded and aborted before it leaves the browser (the callback need not
  * exist).
+ * The same pause keeps credentials home: a request to an origin other than the target's two (or
+ * the identity providers the profile names in `authorize.allowOrigins`) that carries a secret of
+ * the profile in its URL or body — a login form posting elsewhere, a script sending the typed
+ * password away — is failed in the browser, unsent, and the case fails against D-URL-ORIGINS.
+ * A context-wide route makes the same check on the requests the page's session does not see
+ * (popups, frames of other sites); service workers are blocked.
  * One Chromium per run, launched on first use; a fresh browser context (no cookies) per call.
  */
 import type { Browser, CDPSession, Page } from "playwright-core";
 import type { Profile } from "../core/profile.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
+import { homeOrigins, profileSecrets, secretLeavesHome } from "../core/credentials-home.ts";
+import { guardContext, leaksSecret, type Home, type PausedRequest } from "./browser-guard.ts";
 
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
@@ -98,9 +106,9 @@ async function describePage(page: Page): Promise<string> {
   return `${page.url()} "${title}": ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`;
 }
 
-/** Catch the page load that ends the flow: record it, abort it, let everything else through. */
-async function interceptRedirect(session: CDPSession, isFinal: (url: URL) => boolean, caught: Deferred<URL>): Promise<void> {
-  session.on("Fetch.requestPaused", (event: { requestId: string; resourceType: string; request: { url: string } }) => {
+/** Catch the page load that ends the flow: record it, abort it; stop secrets leaving home; let everything else through. */
+async function interceptRedirect(session: CDPSession, isFinal: (url: URL) => boolean, caught: Deferred<URL>, home: Home, leaked: Deferred<CaseFailure>): Promise<void> {
+  session.on("Fetch.requestPaused", (event: { requestId: string; resourceType: string; request: PausedRequest }) => {
     const { requestId, request } = event;
     let url: URL | undefined;
     try {
@@ -111,6 +119,9 @@ async function interceptRedirect(session: CDPSession, isFinal: (url: URL) => boo
     if (url && event.resourceType === "Document" && isFinal(url)) {
       caught.resolve(url);
       session.send("Fetch.failRequest", { requestId, errorReason: "Aborted" }).catch(() => undefined);
+    } else if (url && /^https?:$/.test(url.protocol) && leaksSecret(request, url, home)) {
+      leaked.resolve(secretLeavesHome(url.href, home.origins, "a credential of the profile (in the URL or body of a request the page made)"));
+      session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }).catch(() => undefined);
     } else {
       session.send("Fetch.continueRequest", { requestId }).catch(() => undefined);
     }
@@ -127,8 +138,9 @@ export async function visible(page: Page, selector: string): Promise<boolean> {
     .catch(() => false);
 }
 
-export function browserAuthorizer(profile: Profile, authUrl: string): BrowserAuthorizer {
+export function browserAuthorizer(profile: Profile, authUrl: string, baseUrl: string = authUrl): BrowserAuthorizer {
   const settings = profile.authorize;
+  const home: Home = { origins: homeOrigins([authUrl, baseUrl], settings?.allowOrigins), secrets: profileSecrets(profile) };
   const selectors = {
     username: settings?.login?.username ?? DEFAULT_SELECTORS.username,
     password: settings?.login?.password ?? DEFAULT_SELECTORS.password,
@@ -206,12 +218,23 @@ export function browserAuthorizer(profile: Profile, authUrl: string): BrowserAut
         throw new SkipCase("the profile names no deny button (authorize.consent.deny)");
       }
       const isFinal = redirectMatcher(profile, authUrl, query);
-      const context = await (await browser()).newContext();
+      // Service workers blocked: their requests would pass by both checks.
+      const context = await (await browser()).newContext({ serviceWorkers: "block" });
       try {
+        const leaked = deferred<CaseFailure>();
+        await guardContext(context, home, leaked);
         const page = await context.newPage();
         const caught = deferred<URL>();
-        await interceptRedirect(await context.newCDPSession(page), isFinal, caught);
-        return await walk(page, caught, `${authUrl}/login/oauth/authorize?${new URLSearchParams(query)}`, decision);
+        await interceptRedirect(await context.newCDPSession(page), isFinal, caught, home, leaked);
+        // A secret stopped on its way out fails the case whatever the page did next.
+        const stopped = leaked.promise.then((failure) => Promise.reject(failure));
+        stopped.catch(() => undefined);
+        const walking = walk(page, caught, `${authUrl}/login/oauth/authorize?${new URLSearchParams(query)}`, decision);
+        walking.catch(() => undefined); // when the leak wins, the walk ends with the context, unheard
+        const location = await Promise.race([walking, stopped]);
+        const failure = leaked.settled();
+        if (failure) throw failure;
+        return location;
       } finally {
         await context.close().catch(() => undefined);
       }

@@ -17,7 +17,8 @@
 import { HttpClient, type HttpResponse } from "../core/http.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
 import type { Profile, ProfileUser } from "../core/profile.ts";
-import { extractForms, formData, type HtmlForm, type SubmitButton } from "./html-forms.ts";
+import { homeOrigins, keepSecretsHome, profileSecrets } from "../core/credentials-home.ts";
+import { extractForms, formData, MAX_FORM_PAGE_CHARS, type HtmlForm, type SubmitButton } from "./html-forms.ts";
 
 export const AUTHORIZE_PATH = "/login/oauth/authorize";
 const MAX_STEPS = 12;
@@ -129,19 +130,22 @@ export async function authorizeWithForm(profile: Profile, authUrl: string, query
     return res;
   };
 
+  // The password goes only where the target's pages live, or to an identity provider the profile names.
+  const home = homeOrigins([http.baseUrl, http.authUrl], profile.authorize?.allowOrigins);
+  const secrets = [...profileSecrets(profile), ...(user.password ? [user.password] : [])];
+
   const submit = async (page: URL, form: HtmlForm, values: Record<string, string>, button?: SubmitButton, secret?: string): Promise<HttpResponse> => {
     const action = new URL(form.action || page.href, page);
     const data = formData(form, values, button);
+    if (form.method === "GET") for (const [k, v] of Object.entries(data)) action.searchParams.set(k, v);
+    // Before anything is sent: a form of the target's posting the password elsewhere fails the case (D-URL-ORIGINS).
+    keepSecretsHome({ url: action.href, body: form.method === "GET" ? undefined : new URLSearchParams(data).toString() }, home, secrets);
     const cookie = jar.header();
     const headers: Record<string, string> = { accept: HTML_ACCEPT, origin: page.origin, referer: page.href, ...(cookie ? { cookie } : {}) };
     let res: HttpResponse;
     try {
-      if (form.method === "GET") {
-        for (const [k, v] of Object.entries(data)) action.searchParams.set(k, v);
-        res = await http.request({ method: "GET", path: action.href, headers });
-      } else {
-        res = await http.request({ method: "POST", path: action.href, headers, form: data });
-      }
+      if (form.method === "GET") res = await http.request({ method: "GET", path: action.href, headers });
+      else res = await http.request({ method: "POST", path: action.href, headers, form: data });
     } catch (error) {
       // A request that got no answer names its URL in the failure (a GET form's carries the password).
       if (secret && error instanceof Error) error.message = mask(error.message, secret);
@@ -187,7 +191,8 @@ export async function authorizeWithForm(profile: Profile, authUrl: string, query
       res = await submit(url, choice.form, {}, choice.button);
       continue;
     }
-    throw new CaseFailure(`the page at ${url.pathname} has neither the login form (${loginField}, ${passwordField}) nor a consent button to ${decision}`, {
+    const cut = res.text.length > MAX_FORM_PAGE_CHARS ? ` in its first ${MAX_FORM_PAGE_CHARS / 1024} KiB (the rest of a page is not read)` : "";
+    throw new CaseFailure(`the page at ${url.pathname} has neither the login form (${loginField}, ${passwordField}) nor a consent button to ${decision}${cut}`, {
       expected: `a form with ${decision === "approve" ? consent?.approve ?? "an Authorize button" : consent?.deny ?? "a Deny button"}`,
       actual: snippet(res.text),
     });

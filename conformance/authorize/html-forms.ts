@@ -1,11 +1,21 @@
 /**
- * A small HTML form extractor for the plain-HTTP authorize driver (form.ts). Login and consent
- * pages of real implementations are ordinary server-rendered forms; reading them needs only each
- * form's action, method, its input fields (hidden ones carry CSRF tokens and the authorize
- * request) and its submit buttons. A full HTML parser would be overkill and a new dependency, so
- * this reads tags with a tolerant attribute scanner and decodes the entities pages actually use.
- * Pages that build their forms with script are out of reach by design: use the browser driver.
+ * The HTML form reader of the plain-HTTP authorize driver (form.ts) and the review-page cases.
+ * Login and consent pages of real implementations are ordinary server-rendered forms; reading
+ * them needs each form's action, method, its input fields (hidden ones carry CSRF tokens and the
+ * authorize request) and its submit buttons.
+ *
+ * The page comes from the target, which may be hostile: it is read with parse5's tokenizer (the
+ * HTML standard's tokenization, entities and all) in one pass, with no tree, so the time is linear
+ * in the page whatever it holds — unclosed comments, scripts, tags or a million nested elements
+ * (a tree builder's scope checks are not: they walk the open elements). Only the first
+ * MAX_FORM_PAGE_CHARS are read: a login page is a few tens of kilobytes. What the tree builder
+ * would add is kept by hand where forms depend on it: raw-text elements (script, style, textarea,
+ * title…) switch the tokenizer's state as the standard's parser does, a `<form>` inside an open
+ * form is ignored, `<template>` content is inert. Pages that build their forms with script are
+ * out of reach by design: use the browser driver.
  */
+import { Tokenizer, TokenizerMode, type TokenHandler, type Token } from "parse5";
+
 export interface FormField {
   name: string;
   value: string;
@@ -28,85 +38,127 @@ export interface HtmlForm {
   buttons: SubmitButton[];
 }
 
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+/** How much of a page is read for forms (characters); the rest is ignored. */
+export const MAX_FORM_PAGE_CHARS = 512 * 1024;
 
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === "#") {
-      const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED[ref.toLowerCase()] ?? whole;
-  });
-}
+/** Elements whose content is text, not markup: the state the standard's tree builder puts the tokenizer in. */
+const TEXT_CONTENT: Record<string, (typeof TokenizerMode)[keyof typeof TokenizerMode]> = {
+  script: TokenizerMode.SCRIPT_DATA,
+  style: TokenizerMode.RAWTEXT,
+  xmp: TokenizerMode.RAWTEXT,
+  iframe: TokenizerMode.RAWTEXT,
+  noembed: TokenizerMode.RAWTEXT,
+  noframes: TokenizerMode.RAWTEXT,
+  textarea: TokenizerMode.RCDATA,
+  title: TokenizerMode.RCDATA,
+  plaintext: TokenizerMode.PLAINTEXT,
+};
 
-/** The attributes of one start tag's inside (`name="x" value='y' disabled`), names lower-cased. */
-export function parseAttributes(inside: string): Record<string, string> {
+function attributes(tag: Token.TagToken): Record<string, string> {
   const out: Record<string, string> = {};
-  const re = /([^\s"'<>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-  for (const m of inside.matchAll(re)) {
-    const name = m[1]!.toLowerCase();
-    if (name in out) continue; // HTML: the first occurrence of an attribute wins
-    out[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
-  }
+  for (const a of tag.attrs) out[a.name] ??= a.value; // the tokenizer lower-cases names and drops repeats
   return out;
 }
 
-function stripTags(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
-/** Comments and script/style bodies can contain text that looks like tags. */
-function withoutInertText(html: string): string {
-  return html.replace(/<!--[\s\S]*?-->/g, "").replace(/<(script|style|template)\b[\s\S]*?<\/\1\s*>/gi, "");
-}
+/** What is being read inside the current form: a button's text, a textarea's value, a select's options. */
+type Open =
+  | { kind: "button"; attrs: Record<string, string>; text: string[] }
+  | { kind: "textarea"; attrs: Record<string, string>; text: string[] }
+  | { kind: "select"; attrs: Record<string, string>; options: { attrs: Record<string, string>; text: string[] }[]; inOption: boolean };
 
-function readForm(openTag: string, body: string): HtmlForm {
-  const attrs = parseAttributes(openTag);
-  const fields: FormField[] = [];
-  const buttons: SubmitButton[] = [];
-  const tags = /<(input|button|textarea|select)\b([^>]*)>/gi;
-  for (const m of body.matchAll(tags)) {
-    const tag = m[1]!.toLowerCase();
-    const a = parseAttributes(m[2]!);
-    if ("disabled" in a) continue;
-    const after = body.slice(m.index! + m[0].length);
-    if (tag === "input") {
-      const type = (a.type ?? "text").toLowerCase();
-      if (type === "submit" || type === "image") buttons.push({ name: a.name, value: a.value ?? "", text: a.value ?? "" });
-      else if (type === "checkbox" || type === "radio") {
-        if ("checked" in a && a.name) fields.push({ name: a.name, value: a.value ?? "on", type });
-      } else if (a.name && type !== "button" && type !== "reset" && type !== "file") fields.push({ name: a.name, value: a.value ?? "", type });
-    } else if (tag === "button") {
-      const type = (a.type ?? "submit").toLowerCase();
-      const end = after.search(/<\/button\s*>/i);
-      if (type === "submit") buttons.push({ name: a.name, value: a.value ?? "", text: stripTags(end >= 0 ? after.slice(0, end) : "") });
-    } else if (tag === "textarea" && a.name) {
-      const end = after.search(/<\/textarea\s*>/i);
-      fields.push({ name: a.name, value: decodeEntities(end >= 0 ? after.slice(0, end) : "").replace(/^\n/, ""), type: "textarea" });
-    } else if (tag === "select" && a.name) {
-      const end = after.search(/<\/select\s*>/i);
-      const options = [...(end >= 0 ? after.slice(0, end) : "").matchAll(/<option\b([^>]*)>([^<]*)/gi)];
-      const chosen = options.find((o) => "selected" in parseAttributes(o[1]!)) ?? options[0];
-      if (chosen) fields.push({ name: a.name, value: parseAttributes(chosen[1]!).value ?? decodeEntities(chosen[2]!).trim(), type: "select" });
-    }
-  }
-  const method = (attrs.method ?? "get").toUpperCase() === "POST" ? "POST" : "GET";
-  return { action: attrs.action ?? "", method, fields, buttons };
-}
-
-/** Every form of a page, in document order. */
+/** Every form of a page, in document order (of its first MAX_FORM_PAGE_CHARS characters). */
 export function extractForms(html: string): HtmlForm[] {
-  const page = withoutInertText(html);
   const forms: HtmlForm[] = [];
-  const opens = [...page.matchAll(/<form\b([^>]*)>/gi)];
-  opens.forEach((m, i) => {
-    const start = m.index! + m[0].length;
-    const close = page.slice(start).search(/<\/form\s*>/i);
-    const nextOpen = opens[i + 1]?.index ?? page.length;
-    const end = close >= 0 ? Math.min(start + close, nextOpen) : nextOpen;
-    forms.push(readForm(m[1]!, page.slice(start, end)));
-  });
+  let form: HtmlForm | undefined;
+  let open: Open | undefined;
+  let templates = 0;
+
+  const close = (): void => {
+    const o = open;
+    open = undefined;
+    if (!o || !form) return;
+    if (o.kind === "button") {
+      if ((o.attrs.type ?? "submit").toLowerCase() === "submit") form.buttons.push({ name: o.attrs.name, value: o.attrs.value ?? "", text: collapse(o.text.join("")) });
+    } else if (o.kind === "textarea") {
+      if (o.attrs.name) form.fields.push({ name: o.attrs.name, value: o.text.join("").replace(/^\n/, ""), type: "textarea" });
+    } else if (o.attrs.name) {
+      const chosen = o.options.find((x) => "selected" in x.attrs) ?? o.options[0];
+      if (chosen) form.fields.push({ name: o.attrs.name, value: chosen.attrs.value ?? collapse(chosen.text.join("")), type: "select" });
+    }
+  };
+
+  const input = (a: Record<string, string>): void => {
+    const type = (a.type ?? "text").toLowerCase();
+    if (type === "submit" || type === "image") form!.buttons.push({ name: a.name, value: a.value ?? "", text: a.value ?? "" });
+    else if (type === "checkbox" || type === "radio") {
+      if ("checked" in a && a.name) form!.fields.push({ name: a.name, value: a.value ?? "on", type });
+    } else if (a.name && type !== "button" && type !== "reset" && type !== "file") form!.fields.push({ name: a.name, value: a.value ?? "", type });
+  };
+
+  const text = (token: Token.CharacterToken): void => {
+    if (templates > 0 || !open) return;
+    if (open.kind === "select") {
+      if (open.inOption) open.options.at(-1)!.text.push(token.chars);
+    } else open.text.push(token.chars);
+  };
+
+  const handler: TokenHandler = {
+    onParseError: null,
+    onComment() {},
+    onDoctype() {},
+    onEof() {},
+    onCharacter: text,
+    onWhitespaceCharacter: text,
+    onNullCharacter() {},
+    onStartTag(tag) {
+      const mode = TEXT_CONTENT[tag.tagName];
+      if (mode !== undefined && !tag.selfClosing) tokenizer.state = mode;
+      if (tag.tagName === "template") templates++;
+      if (templates > 0) return;
+      const a = attributes(tag);
+      if (tag.tagName === "form") {
+        // As the tree builder: a form inside an open form is no form (the form element pointer).
+        if (!form) forms.push((form = { action: a.action ?? "", method: (a.method ?? "get").toUpperCase() === "POST" ? "POST" : "GET", fields: [], buttons: [] }));
+        return;
+      }
+      const control = ["input", "button", "textarea", "select"].includes(tag.tagName);
+      if (open?.kind === "select" && !control) {
+        if (tag.tagName === "option") open.options.push({ attrs: a, text: [] });
+        open.inOption = tag.tagName === "option";
+        return;
+      }
+      if (!form || !control) return;
+      // A control ends an unclosed select (as the tree builder's "in select" mode), a button or select another.
+      if (tag.tagName !== "input" || open?.kind === "select") close();
+      if ("disabled" in a) return;
+      if (tag.tagName === "input") input(a);
+      else if (tag.tagName === "select") open = { kind: "select", attrs: a, options: [], inOption: false };
+      else open = { kind: tag.tagName as "button" | "textarea", attrs: a, text: [] };
+    },
+    onEndTag(tag) {
+      if (tag.tagName === "template") {
+        templates = Math.max(0, templates - 1);
+        return;
+      }
+      if (templates > 0) return;
+      if (open?.kind === "select" && tag.tagName !== "select") {
+        if (tag.tagName === "option" || tag.tagName === "optgroup") open.inOption = false;
+        return;
+      }
+      if (open && tag.tagName === open.kind) close();
+      if (tag.tagName === "form") {
+        close();
+        form = undefined;
+      }
+    },
+  };
+  const tokenizer = new Tokenizer({}, handler);
+  tokenizer.write(html.length > MAX_FORM_PAGE_CHARS ? html.slice(0, MAX_FORM_PAGE_CHARS) : html, true);
+  close();
   return forms;
 }
 

@@ -22,7 +22,8 @@ export interface Authorizer {
   close(): Promise<void>;
 }
 
-export function createAuthorizer(profile: Profile, authUrl: string): Authorizer {
+/** `baseUrl`: the API host, the other origin the browser driver may send the profile's secrets to. */
+export function createAuthorizer(profile: Profile, authUrl: string, baseUrl: string = authUrl): Authorizer {
   let browser: BrowserAuthorizer | undefined;
   return {
     authorize(query, options = {}) {
@@ -30,7 +31,7 @@ export function createAuthorizer(profile: Profile, authUrl: string): Authorizer 
         case "form":
           return authorizeWithForm(profile, authUrl, query, { http: options.http, decision: options.decision });
         case "browser":
-          browser ??= browserAuthorizer(profile, authUrl);
+          browser ??= browserAuthorizer(profile, authUrl, baseUrl);
           return browser.authorize(query, options.decision);
         default:
           return Promise.reject(new SkipCase("profile has no authorize driver"));

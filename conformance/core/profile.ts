@@ -61,6 +61,11 @@ export interface AuthorizeDriver {
   consent?: { approve: string; deny?: string };
   /** Browser only: the Chromium binary (default /usr/bin/chromium). */
   executablePath?: string;
+  /**
+   * Origins (`https://idp.example`) besides the target's two that may receive the profile's
+   * secrets during sign-in — an identity provider. Named, never implied (credentials-home.ts).
+   */
+  allowOrigins?: string[];
 }
 
 export interface Profile {

@@ -1,7 +1,9 @@
 /**
  * The built-in webhook receiver's interface: a `node:http` server the suite starts on
  * `--receiver-host`, which records every delivery's raw bytes and headers so cases can check
- * signatures over exactly what was sent. (Implementation: conformance/receiver/.)
+ * signatures over exactly what was sent. It keeps nothing else: a request to a path it did not
+ * hand out is answered 404, a body past the contract's 25 MB 413, and what it keeps in all is
+ * capped. (Implementation: conformance/receiver/.)
  */
 export interface ReceivedDelivery {
   /** The path the delivery was posted to: cases give each hook its own path. */
@@ -16,7 +18,11 @@ export interface ReceivedDelivery {
 }
 
 export interface Receiver {
-  /** A URL on the receiver for one hook, e.g. url("/hooks/WEBHOOK-PING-001"). */
+  /**
+   * A URL on the receiver for one hook, e.g. url("/hooks/WEBHOOK-PING-001"): the path behind a
+   * random segment no other process can guess; the same path gives the same URL. Deliveries to it
+   * are recorded under `path`; nothing else is.
+   */
   url(path: string): string;
   /** Resolves with the first delivery (already received or arriving) matching, or rejects after timeoutMs. */
   waitFor(match: (d: ReceivedDelivery) => boolean, timeoutMs: number): Promise<ReceivedDelivery>;

@@ -5,18 +5,33 @@
  * bytes the target sent, not over anything re-serialized. It answers 200 at once, so a slow or
  * failing receiver can never be the reason a delivery case fails — except where a case asks for a
  * failure (`failNext`: the next deliveries to one path answered 500) to see the target retry.
+ *
+ * Any local process can reach it, so it keeps only what the suite asked for: each hook's URL
+ * (`url(path)`) carries a random segment of its own, and a request anywhere else is answered 404
+ * unread, a method other than POST 405. A body is read up to `maxBodyBytes` (the contract's 25 MB
+ * delivery limit, D-DELIVERY-RETRIES): past it the answer is 413 and the connection is closed, so
+ * reading stops. What it keeps in all is capped too (`maxRetainedBytes`): past that, deliveries
+ * are answered 507 and dropped, and a case waiting for one is told why.
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ReceivedDelivery, Receiver } from "../core/receiver.ts";
 import { CaseFailure } from "../core/failure.ts";
+
+/** The contract's largest delivery body (D-DELIVERY-RETRIES: "a payload over 25 MB is not sent"). */
+export const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
+/** What the receiver keeps in all, by default: five deliveries of the largest size. */
+export const MAX_RETAINED_BYTES = 5 * MAX_DELIVERY_BYTES;
 
 export interface ReceiverOptions {
   /** Address to bind, and the host in the URLs handed to the target. Default 127.0.0.1. */
   host?: string;
   port?: number;
-  /** Largest body kept (bigger ones are cut off and answered 413). Default 30 MB. */
+  /** Largest body accepted (bigger ones are answered 413, unread past the limit). Default 25 MiB. */
   maxBodyBytes?: number;
+  /** Body bytes kept in all; deliveries past it are answered 507 and dropped. Default 125 MiB. */
+  maxRetainedBytes?: number;
 }
 
 interface Waiter {
@@ -34,29 +49,56 @@ function hostForUrl(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
+/** Answers and hangs up: whatever of the body is still coming is not read. */
+function refuse(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { "content-type": "text/plain", connection: "close", ...headers }).end(text);
+  res.once("finish", () => res.req.socket.destroySoon());
+}
+
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const host = options.host ?? "127.0.0.1";
-  const maxBody = options.maxBodyBytes ?? 30 * 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? MAX_DELIVERY_BYTES;
+  const maxRetained = options.maxRetainedBytes ?? MAX_RETAINED_BYTES;
   const deliveries: ReceivedDelivery[] = [];
+  let retained = 0;
+  /** Deliveries dropped because the receiver kept all it may. */
+  let dropped = 0;
   const waiters = new Set<Waiter>();
   /** path → statuses still to answer there, in order. */
   const failures = new Map<string, number[]>();
+  /** The case's path → the path handed out (a random segment before it), and back. */
+  const handedOut = new Map<string, string>();
+  const hookOf = new Map<string, string>();
 
   const server = createServer((req, res) => {
+    const path = hookOf.get(req.url ?? "");
+    if (path === undefined) return refuse(res, 404, "not a hook of this run");
+    if (req.method !== "POST") return refuse(res, 405, "webhook deliveries are POSTs", { allow: "POST" });
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > maxBody) return refuse(res, 413, `larger than ${maxBody} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let refused = false;
     req.on("data", (chunk: Buffer) => {
+      if (refused) return;
       size += chunk.length;
-      if (size > maxBody) tooLarge = true;
-      else chunks.push(chunk);
+      if (size <= maxBody) chunks.push(chunk);
+      else {
+        refused = true;
+        chunks.length = 0;
+        refuse(res, 413, `larger than ${maxBody} bytes`);
+      }
     });
     req.on("end", () => {
-      if (tooLarge) {
-        res.writeHead(413, { "content-type": "text/plain" }).end("too large");
+      if (refused) return;
+      const raw = Buffer.concat(chunks);
+      if (retained + raw.length > maxRetained) {
+        dropped++;
+        res.writeHead(507, { "content-type": "text/plain" }).end(`the suite's receiver keeps at most ${maxRetained} bytes and is full`);
         return;
       }
-      const path = req.url ?? "/";
+      retained += raw.length;
       const queued = failures.get(path);
       const status = queued?.shift() ?? 200;
       if (queued?.length === 0) failures.delete(path);
@@ -64,7 +106,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         path,
         method: req.method ?? "POST",
         headers: lowerHeaders(req),
-        raw: Buffer.concat(chunks),
+        raw,
         receivedAt: Date.now(),
         answered: status,
       };
@@ -94,7 +136,14 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
 
   return {
     url(path: string): string {
-      return origin + (path.startsWith("/") ? path : `/${path}`);
+      const own = path.startsWith("/") ? path : `/${path}`;
+      let served = handedOut.get(own);
+      if (served === undefined) {
+        served = `/${randomBytes(16).toString("base64url")}${own}`;
+        handedOut.set(own, served);
+        hookOf.set(served, own);
+      }
+      return origin + served;
     },
     waitFor(match, timeoutMs) {
       const already = deliveries.find(match);
@@ -109,7 +158,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         };
         const timer = setTimeout(() => {
           waiters.delete(waiter);
-          reject(new CaseFailure(`no matching webhook delivery arrived within ${timeoutMs} ms`, { expected: "a matching delivery", actual: `${deliveries.length} deliveries received in all, none matching` }));
+          const full = dropped > 0 ? `; ${dropped} dropped, the receiver having kept its ${maxRetained} bytes` : "";
+          reject(new CaseFailure(`no matching webhook delivery arrived within ${timeoutMs} ms`, { expected: "a matching delivery", actual: `${deliveries.length} deliveries received in all, none matching${full}` }));
         }, timeoutMs);
         waiters.add(waiter);
       });

@@ -255,7 +255,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
       }
     }
   }
-  const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl);
+  const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl, target.baseUrl);
   const decisions = new Decisions(options.profile.decisions);
   const findings: Finding[] = [];
   const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs, maxResponseBytes: options.maxResponseBytes ?? options.profile.limits?.maxResponseBytes, decisions, findings };

@@ -3,12 +3,18 @@
  * (scopes with exactly one of `scopes` / `add_scopes` / `remove_scopes`, plus note, note_url,
  * fingerprint) and delete (the token stops working at once). Another user's authorization is a
  * 404, as a missing one is. `token` is always `""` here: it is shown only on creation.
+ *
+ * Narrowing an application's authorization also ends the user's codes for that application not
+ * yet exchanged (D-REF-NARROW-ENDS-CODES): a code carries the scopes of its grant as they were, and
+ * exchanged after the narrowing it would bring the wider access back.
  */
 import type { HostHandlers } from "../../generated/server/index.ts";
 import type { Context } from "../context.ts";
 import { linkHeader, pageWindow } from "../http/pagination.ts";
 import { authorizationJson } from "../serialize/authorization.ts";
 import { findApplicationById } from "../store/applications.ts";
+import { expand, type Scope } from "../auth/scopes.ts";
+import { deletePendingCodes } from "../store/codes.ts";
 import { findAuthorization, listAuthorizations, updateAuthorization, type AuthorizationRow } from "../store/authorizations.ts";
 import { applicationsByIds, deleteOwnedAuthorization, isNoteConflict, noteTaken } from "../store/authorization-queries.ts";
 import { failed, lengthErrors, noteExists, updatedScopes } from "./authorizations-input.ts";
@@ -20,6 +26,12 @@ type Handlers = HostHandlers<"api", Supplied>;
 /** An id the database can hold; anything larger names no authorization. */
 function validId(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 1;
+}
+
+/** Whether `after` grants less than `before` did (a scope of `before`, or one it implies, is gone). */
+function narrowed(before: readonly Scope[], after: readonly Scope[]): boolean {
+  const kept = new Set(after.flatMap((s) => [...expand(s)]));
+  return before.some((s) => [...expand(s)].some((g) => !kept.has(g)));
 }
 
 async function withApp(ctx: Context, row: AuthorizationRow) {
@@ -62,8 +74,10 @@ export function manageHandlers(ctx: Context): Pick<Handlers, "listAuthorizations
           const fingerprint = body.fingerprint ?? row.fingerprint;
           const renamed = body.note !== undefined || body.fingerprint !== undefined;
           if (renamed && note !== null && (await noteTaken(tx, user.id, note, fingerprint, row.id))) return "note-taken" as const;
+          const scopes = updatedScopes(row.scopes, body);
+          if (row.app_id !== null && narrowed(row.scopes, scopes)) await deletePendingCodes(tx, Number(row.user_id), Number(row.app_id));
           return updateAuthorization(tx, row.id, {
-            scopes: updatedScopes(row.scopes, body),
+            scopes,
             note: body.note,
             noteUrl: body.note_url,
             fingerprint: body.fingerprint,

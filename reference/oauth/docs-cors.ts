@@ -17,6 +17,8 @@ const WEB_HOST_OPERATIONS = [/^\/login\/oauth\/access_token$/, /^\/login\/oauth\
 
 /** Request headers the page sends: the CORS-safelisted ones may still need listing when their values are not. */
 const ALLOWED_HEADERS = ["accept", "content-type"];
+/** The token exchange also takes the client's credentials in `Authorization: Basic` (D-OAUTH-CLIENT-BASIC). */
+const TOKEN_PATH = "/login/oauth/access_token";
 
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
@@ -45,7 +47,7 @@ export function installDocsCors(app: FastifyInstance, origins: () => string[]): 
     const requested = String(request.headers["access-control-request-headers"] ?? "")
       .split(",")
       .map((h) => h.trim().toLowerCase())
-      .filter((h) => ALLOWED_HEADERS.includes(h));
+      .filter((h) => ALLOWED_HEADERS.includes(h) || (h === "authorization" && request.url.split("?")[0] === TOKEN_PATH));
     appendVary(reply, "Origin");
     reply
       .code(204)

@@ -12,7 +12,7 @@ import type { RawRequest, RequestFailure } from "../../runtime/server/types.ts";
 import { decodeBody } from "../../runtime/server/body.ts";
 import type { CreateAccessTokenResponse } from "../../generated/server/index.ts";
 import type { Context } from "../context.ts";
-import { exchangeCode, tokenMediaType, type TokenFields } from "./token.ts";
+import { exchangeRequest, tokenMediaType, type TokenFields } from "./token.ts";
 
 const FIELDS = ["client_id", "client_secret", "code", "redirect_uri"] as const;
 const MEDIA_TYPES = ["application/json", "application/x-www-form-urlencoded"];
@@ -30,7 +30,8 @@ function readableFields(failure: RequestFailure, raw: RawRequest): TokenFields {
 
 export function tokenRefusal(ctx: Context) {
   return async (failure: RequestFailure, raw: RawRequest): Promise<CreateAccessTokenResponse> => {
-    const answer = await exchangeCode(ctx, readableFields(failure, raw));
+    // Basic client authentication (client-auth.ts) is read from the header, whatever the body was.
+    const answer = await exchangeRequest(ctx, readableFields(failure, raw), raw.headers.authorization);
     const extraHeaders = { "Cache-Control": "no-store", Pragma: "no-cache" };
     return { status: 200, body: answer, mediaType: tokenMediaType(raw.headers.accept), extraHeaders } as CreateAccessTokenResponse;
   };

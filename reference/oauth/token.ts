@@ -4,8 +4,9 @@
  * the `Accept` header asks for: JSON, XML (root `OAuth`, serialised by the generated runtime), or
  * a URL-encoded form for anything else.
  *
- * Checks, in order: client credentials (digest compared in constant time; a missing or unknown
- * client_id costs the same) → incorrect_client_credentials; the code (unknown, another client's,
+ * Checks, in order: client credentials, from the body or HTTP Basic but never both (client-auth.ts;
+ * digest compared in constant time; a missing or unknown client_id costs the same) →
+ * incorrect_client_credentials; the code (unknown, another client's,
  * used, expired) → bad_verification_code; a given redirect_uri different from the one the code was
  * issued for → redirect_uri_mismatch. A used code presented again also revokes the token its first
  * exchange created (RFC 6749 §4.1.2: the code has leaked). Success consumes the code atomically
@@ -20,6 +21,7 @@ import { consumeCode, findCode, linkAuthorization } from "../store/codes.ts";
 import { tokenError, type OAuthErrorFields } from "./errors.ts";
 import { resolveRedirectUri } from "./redirect-uri.ts";
 import { verifierFits } from "./pkce.ts";
+import { authenticateClient } from "./client-auth.ts";
 
 export type TokenMediaType = "application/json" | "application/xml" | "application/x-www-form-urlencoded";
 
@@ -76,6 +78,13 @@ function sameRedirect(given: string, issued: string): boolean {
   }
 }
 
+/** The exchange of a request: its body's fields and its `Authorization` header (HTTP Basic client authentication). */
+export async function exchangeRequest(ctx: Context, body: TokenFields, authorization: string | string[] | undefined): Promise<TokenBody | OAuthErrorFields> {
+  const client = authenticateClient(authorization, body);
+  if (!client.ok) return tokenError("incorrect_client_credentials");
+  return exchangeCode(ctx, client.fields);
+}
+
 export async function exchangeCode(ctx: Context, f: TokenFields): Promise<TokenBody | OAuthErrorFields> {
   const app = await verifyClientCredentials(ctx.db, f.client_id ?? "", f.client_secret ?? "");
   if (!app || app.suspended) return tokenError("incorrect_client_credentials");
@@ -104,7 +113,7 @@ export async function exchangeCode(ctx: Context, f: TokenFields): Promise<TokenB
 
 export function tokenHandler(ctx: Context) {
   return async ({ body, raw }: CreateAccessTokenRequest): Promise<CreateAccessTokenResponse> => {
-    const answer = await exchangeCode(ctx, (body ?? {}) as TokenFields);
+    const answer = await exchangeRequest(ctx, (body ?? {}) as TokenFields, raw.headers.authorization);
     // RFC 6749 §5.1: responses carrying tokens must not be cached.
     const extraHeaders = { "Cache-Control": "no-store", Pragma: "no-cache" };
     return { status: 200, body: answer, mediaType: tokenMediaType(raw.headers.accept), extraHeaders } as CreateAccessTokenResponse;

@@ -74,3 +74,8 @@ export async function linkAuthorization(db: Queryable, codeHash: string, authori
 export async function deleteCodesForGrant(db: Queryable, userId: number, appId: number): Promise<void> {
   await db.query("delete from oauth_codes where user_id = $1 and app_id = $2", [userId, appId]);
 }
+
+/** Forgets the codes of a user for an application not yet exchanged (used ones stay, so a reuse is still recognised). */
+export async function deletePendingCodes(db: Queryable, userId: number, appId: number): Promise<void> {
+  await db.query("delete from oauth_codes where user_id = $1 and app_id = $2 and used_at is null", [userId, appId]);
+}

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSummary } from "../../conformance/core/types.ts";
 import { startReferenceTarget, type ReferenceTarget } from "../../conformance/reference-profile.ts";
 import type { Fault } from "./fault-proxy/proxy.ts";
+import type { DecisionSetting } from "../../conformance/core/decisions.ts";
 import { VARIANTS } from "./fault-proxy/variants.ts";
 import { ruleTable } from "../../conformance/rules/table.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
@@ -28,7 +29,8 @@ afterAll(async () => {
   await target?.close();
 });
 
-const throughProxy = (fault: Fault | undefined, only: string) => runThroughFaultProxy(target, fault, { only, deliveryTimeoutMs: LOOPBACK_DELIVERY_MS });
+const throughProxy = (fault: Fault | undefined, only: string, decisions?: Record<string, DecisionSetting>) =>
+  runThroughFaultProxy(target, fault, { only, deliveryTimeoutMs: LOOPBACK_DELIVERY_MS, ...(decisions ? { decisions: { ...target.profile.decisions, ...decisions } } : {}) });
 const line = resultLine;
 
 describe("the variants", () => {
@@ -61,7 +63,7 @@ describe("each broken variant fails the cases written for its rule", () => {
     it(
       `${variant.name} (${variant.class}, ${variant.rule}) fails ${variant.fails.join(", ")}`,
       async () => {
-        const summary = await throughProxy(variant.fault(target.profile), variant.only);
+        const summary = await throughProxy(variant.fault(target.profile), variant.only, variant.decisions);
         const failed = summary.results.filter((r) => r.status === "failed");
         expect(failed.map((r) => r.id), summary.results.map(line).join("\n")).toEqual(expect.arrayContaining(variant.fails));
         for (const r of failed) {

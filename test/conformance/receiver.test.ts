@@ -30,9 +30,10 @@ function post(url: string, body: Buffer, headers: Record<string, string>): Promi
 }
 
 describe("webhook receiver", () => {
-  it("hands out URLs on its host", () => {
-    expect(receiver.url("/hooks/A-1")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/A-1$/);
+  it("hands out URLs on its host, each behind a random segment of its own", () => {
+    expect(receiver.url("/hooks/A-1")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{22}\/hooks\/A-1$/);
     expect(receiver.url("hooks/A-1")).toBe(receiver.url("/hooks/A-1"));
+    expect(new URL(receiver.url("/hooks/A-2")).pathname.split("/")[1]).not.toBe(new URL(receiver.url("/hooks/A-1")).pathname.split("/")[1]);
   });
 
   it.each([

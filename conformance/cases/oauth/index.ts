@@ -17,5 +17,10 @@ import { APP_TOKEN_CASES } from "./app-tokens.ts";
 import { TOKEN_READ_CASES } from "./token-unreadable.ts";
 import { REVIEW_CASES } from "./review-page.ts";
 import { HARDENING_CASES } from "./hardening.ts";
+import { AUTHORIZE_SCOPE_CASES } from "./authorize-scopes.ts";
+import { REVIEW_VISITOR_CASES } from "./review-visitor.ts";
+import { TOKEN_ERROR_BODY_CASES } from "./token-error-body.ts";
+import { CLIENT_AUTH_CASES } from "./token-client-auth.ts";
+import { NARROWED_CODE_CASES } from "./narrowed-codes.ts";
 
-export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES, ...HARDENING_CASES];
+export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES, ...HARDENING_CASES, ...AUTHORIZE_SCOPE_CASES, ...REVIEW_VISITOR_CASES, ...TOKEN_ERROR_BODY_CASES, ...CLIENT_AUTH_CASES, ...NARROWED_CODE_CASES];

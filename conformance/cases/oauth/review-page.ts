@@ -12,16 +12,17 @@ import type { Case, CaseContext } from "../../core/types.ts";
 import type { ProfileUser } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
+import { homeOrigins, keepSecretsHome, profileSecrets } from "../../core/credentials-home.ts";
 import { extractForms, formData } from "../../authorize/html-forms.ts";
 import { app, OAUTH_NEEDS, revokeToken, tokenFor } from "./support.ts";
 import { tokenStatus } from "./nonweb-support.ts";
 
-const REVIEW_SEED = "Endpoints › D › Authorization review link";
+export const REVIEW_SEED = "Endpoints › D › Authorization review link";
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8";
 const MAX_STEPS = 8;
 
 /** A browser without script on the web host: cookies kept, forms posted with this site's Origin. */
-class Session {
+export class Session {
   private readonly cookies = new Map<string, string>();
   constructor(private readonly ctx: CaseContext) {}
 
@@ -52,6 +53,9 @@ class Session {
 
   async post(page: URL, action: string, data: Record<string, string>, secret?: string): Promise<HttpResponse> {
     const target = new URL(action || page.href, page);
+    // A login form posting elsewhere fails the case (D-URL-ORIGINS), unsent.
+    const home = homeOrigins([this.ctx.baseUrl, this.ctx.authUrl], this.ctx.profile.authorize?.allowOrigins);
+    keepSecretsHome({ url: target.href, body: new URLSearchParams(data).toString() }, home, profileSecrets(this.ctx.profile));
     try {
       const res = await this.ctx.http.request({ method: "POST", path: target.href, headers: { accept: HTML_ACCEPT, origin: page.origin, referer: page.href, ...this.cookie() }, form: data });
       this.remember(res);
@@ -64,26 +68,26 @@ class Session {
   }
 }
 
-function reviewUrl(ctx: CaseContext): URL {
+export function reviewUrl(ctx: CaseContext): URL {
   return new URL(`${ctx.authUrl}/settings/connections/applications/${encodeURIComponent(app(ctx).clientId)}`);
 }
 
-function loginFields(ctx: CaseContext): { login: string; password: string } {
+export function loginFields(ctx: CaseContext): { login: string; password: string } {
   if (ctx.profile.authorize?.driver !== "form") ctx.skip("the review page cases read the pages as the form driver does (authorize.driver: form)");
   return { login: ctx.profile.authorize.login?.username ?? "login", password: ctx.profile.authorize.login?.password ?? "password" };
 }
 
-function isHtml(res: HttpResponse): boolean {
+export function isHtml(res: HttpResponse): boolean {
   return /^text\/html\b/i.test(res.headers.get("content-type") ?? "");
 }
 
-function hasLoginForm(ctx: CaseContext, res: HttpResponse): boolean {
+export function hasLoginForm(ctx: CaseContext, res: HttpResponse): boolean {
   const f = loginFields(ctx);
   return extractForms(res.text).some((form) => form.fields.some((x) => x.name === f.login) && form.fields.some((x) => x.name === f.password));
 }
 
 /** Opens the review page as `user`: signed out first (returned too), then through its login form, following redirects back. */
-async function reviewAs(ctx: CaseContext, user: ProfileUser): Promise<{ session: Session; signedOut: HttpResponse; page: HttpResponse; url: URL }> {
+export async function reviewAs(ctx: CaseContext, user: ProfileUser): Promise<{ session: Session; signedOut: HttpResponse; page: HttpResponse; url: URL }> {
   const fields = loginFields(ctx);
   if (!user.password) ctx.skip(`profile has no password for ${user.login} (the review page's login form needs one)`);
   const session = new Session(ctx);

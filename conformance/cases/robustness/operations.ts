@@ -81,7 +81,8 @@ async function load(): Promise<Map<string, OperationModel>> {
         auth: {
           anonymous: security.length === 0 || security.some((s) => Object.keys(s).length === 0),
           token: security.some((s) => "token" in s || "access_token" in s),
-          ...(security.some((s) => "basic" in s) ? { basic: path.startsWith("/applications/") ? ("app" as const) : ("user" as const) } : {}),
+          // Basic of an application: the /applications endpoints, and the token exchange's client authentication.
+          ...(security.some((s) => "basic" in s) ? { basic: path.startsWith("/applications/") || table.host === "auth" ? ("app" as const) : ("user" as const) } : {}),
         },
       });
     }

@@ -9,8 +9,13 @@
  * clock (`startServer({ now })`) to let a code expire, its store to revoke the user's grant so
  * every sign-in shows the consent page (as the review page's revoke button does), and the
  * browser (conformance/consumers/oauth-client/browser.ts) for everything on the front channel.
+ *
+ * The proxy listens on a local port any process can reach, so it forwards only what a browser or
+ * client sends its own web host — origin-form requests, to its one upstream — and refuses the rest
+ * (absolute-form and CONNECT: it is no forward proxy), with bodies limited to a megabyte.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import type { RunningServer } from "../../../reference/server.ts";
@@ -55,30 +60,68 @@ function fieldsOf(contentType: string, body: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(body));
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The largest request body the proxy takes: sign-in forms and token requests are a few hundred bytes. */
+export const MAX_PROXY_BODY_BYTES = 1024 * 1024;
+
+/** The body, or undefined once it passed `limit` (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size <= limit) chunks.push(c);
+      else {
+        chunks.length = 0;
+        req.pause();
+        resolve(undefined);
+      }
+    });
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
 
-/** Forwards everything to `upstream` byte for byte, recording token requests on the way. */
-function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[]): Server {
-  return createServer((req, res) => {
+/** Answers and hangs up: the rest of the request is not read. */
+function refuse(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { "content-type": "text/plain", connection: "close", ...headers }).end(text);
+  res.once("finish", () => res.req.socket.destroySoon());
+}
+
+/**
+ * The upstream URL for an origin-form request target (`/path?query`), or undefined for anything
+ * else: absolute-form (`http://other-host/`, what a forward proxy is asked), authority-form,
+ * `*`, or a path that would resolve elsewhere (`//other-host/`). The proxy is no forward proxy.
+ */
+export function upstreamUrl(target: string | undefined, upstream: string): URL | undefined {
+  if (!target || !target.startsWith("/") || target.startsWith("//")) return undefined;
+  try {
+    const url = new URL(upstream + target);
+    return url.origin === new URL(upstream).origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Forwards origin-form requests to `upstream` byte for byte, recording token requests on the way. */
+export function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[]): Server {
+  const server = createServer((req, res) => {
     void (async () => {
       const upstream = upstreamOf();
-      const body = await readBody(req);
-      const path = req.url ?? "/";
-      if (req.method === "POST" && new URL(path, upstream).pathname === "/login/oauth/access_token") {
+      const target = upstreamUrl(req.url, upstream);
+      if (!target) return refuse(res, 400, "the suite's authorization server takes origin-form requests (/path) for itself only: it is no proxy");
+      if (Number(req.headers["content-length"] ?? 0) > MAX_PROXY_BODY_BYTES) return refuse(res, 413, `request bodies are limited to ${MAX_PROXY_BODY_BYTES} bytes`);
+      const body = await readBody(req, MAX_PROXY_BODY_BYTES);
+      if (!body) return refuse(res, 413, `request bodies are limited to ${MAX_PROXY_BODY_BYTES} bytes`);
+      if (req.method === "POST" && target.pathname === "/login/oauth/access_token") {
         const contentType = String(req.headers["content-type"] ?? "");
         tokenRequests.push({ at: Date.now(), accept: String(req.headers.accept ?? ""), contentType, fields: fieldsOf(contentType, body.toString("utf8")) });
       }
       const headers = { ...req.headers };
       delete headers.host;
       delete headers.connection;
-      const answer = await request(new URL(path, upstream), { method: req.method as "GET", headers, body: body.length > 0 ? body : undefined });
+      const answer = await request(target, { method: req.method as "GET", headers, body: body.length > 0 ? body : undefined });
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !["connection", "keep-alive", "transfer-encoding"].includes(k)) out[k] = v;
       res.writeHead(answer.statusCode, out);
@@ -89,6 +132,12 @@ function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[])
       else res.destroy();
     });
   });
+  // CONNECT (a tunnel to anywhere) is answered, not opened.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) => {
+    socket.on("error", () => undefined);
+    socket.end("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+  });
+  return server;
 }
 
 function listen(server: Server, url: string): Promise<void> {

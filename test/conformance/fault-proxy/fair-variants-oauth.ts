@@ -67,8 +67,8 @@ export const FAIR_VARIANTS: FairVariant[] = [
     name: "token-errors-400",
     decision: "D-OAUTH-TOKEN-ERROR-STATUS",
     setting: 400,
-    only: "OAUTH-TOKEN-004,OAUTH-TOKEN-006,OAUTH-TOKEN-008,OAUTH-PKCE-002,CONTRACT-REQ-007,ROBUST-CREATE_ACCESS_TOKEN-001",
-    failsUndeclared: ["OAUTH-TOKEN-004", "OAUTH-TOKEN-006", "OAUTH-TOKEN-008", "CONTRACT-REQ-007"],
+    only: "OAUTH-TOKEN-004,OAUTH-TOKEN-006,OAUTH-TOKEN-008,OAUTH-PKCE-002,CONTRACT-REQ-007,ROBUST-CREATE_ACCESS_TOKEN-001,OAUTH-UNREADABLE-002,OAUTH-CLIENTAUTH-001",
+    failsUndeclared: ["OAUTH-TOKEN-004", "OAUTH-TOKEN-006", "OAUTH-TOKEN-008", "CONTRACT-REQ-007", "OAUTH-UNREADABLE-002", "OAUTH-CLIENTAUTH-001"],
     // RFC 6749 §5.2: token errors with status 400, the body as the seed has it in every format.
     fault: () => ({
       response(side, req, res) {

@@ -7,7 +7,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Profile } from "../../../conformance/core/profile.ts";
+import type { DecisionSetting } from "../../../conformance/core/decisions.ts";
 import { header, type Answer, type Exchange, type Fault, type Headers } from "./proxy.ts";
+import { ISSUE_33_VARIANTS } from "./variants-issue-33.ts";
 
 export type RuleClass = "behaviour" | "value" | "fail-not-note" | "order" | "conditional-presence" | "path-never-taken" | "redirect";
 
@@ -18,6 +20,12 @@ export interface Variant {
   only: string;
   /** Case IDs that must fail against this variant (others selected may fail too). */
   fails: string[];
+  /**
+   * Decisions the run switches off besides the profile's: a case for a seed rule is proven to
+   * catch the defect on its own, with the contract's choices around it (and the older cases that
+   * named only those) out of the way.
+   */
+  decisions?: Record<string, DecisionSetting>;
   fault(profile: Profile): Fault;
 }
 
@@ -538,4 +546,6 @@ export const VARIANTS: Variant[] = [
       },
     }),
   },
+  // --- Issue 33: four defects no case caught; issues 34 and 36: the reference's two changes ---
+  ...ISSUE_33_VARIANTS,
 ];
