@@ -1639,7 +1639,7 @@ export interface components {
             /** @description The organization that owns the repository. */
             org?: components["schemas"]["EventOrg"];
             /** @description Contents depend on the event type; see `activity-payloads/<event>.json`. */
-            payload: Record<string, never>;
+            payload: Record<string, unknown>;
             /** @description Whether the event is public. */
             public: boolean;
             /** @description The repository the event happened in. */
@@ -2036,7 +2036,7 @@ export interface components {
             /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the counterpart's global ID of the object, opaque. The reference sends it; other servers need not. */
             node_id?: string;
             /** @description Free-form data given by the creator; `{}` when none was given. Clients may also have sent a JSON-encoded string. */
-            payload: Record<string, never> | string;
+            payload: Record<string, unknown> | string;
             /** @description Branch, tag or SHA the deployment was requested for. */
             ref: string;
             /** Format: uri */
@@ -2542,7 +2542,7 @@ export interface components {
                     "content-type": unknown;
                 };
                 /** @description The delivered payload: the JSON object for `content_type: json`; for `content_type: form`, the exact form body sent (`payload=<url-encoded JSON>`). */
-                payload: Record<string, never> | string | null;
+                payload: Record<string, unknown> | string | null;
             } & (unknown & unknown);
             response: {
                 /** @description The receiver's response headers; empty when there was no response (null in what the real service records). */
@@ -3182,7 +3182,7 @@ export interface components {
          * PublicEventPayload
          * @description Payload of a `PublicEvent`: a private repository was made public. The payload is an empty object; the repository is the event's `repo`.
          */
-        PublicEventPayload: Record<string, never>;
+        PublicEventPayload: Record<string, unknown>;
         /**
          * PublicWebhookPayload
          * @description Webhook delivery body for `X-Service-Event: public`. A repository changes from private to public. The payload has no fields of its own beyond `repository`, `sender` and (for organization repositories) `organization`. The fields of the activity event payload (`PublicEventPayload`), plus `sender` and where the event occurred.
@@ -3730,7 +3730,7 @@ export interface components {
              */
             created_at: string | number;
             /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID). */
-            custom_properties?: Record<string, never>;
+            custom_properties?: Record<string, unknown>;
             default_branch: string;
             /** Format: uri */
             deployments_url?: string;
@@ -3786,7 +3786,7 @@ export interface components {
             /** Format: uri */
             languages_url?: string;
             /** @description Beyond the seed, optional (D-WEBHOOK-NODE-ID): the detected licence, null when none. */
-            license?: Record<string, never> | null;
+            license?: Record<string, unknown> | null;
             /** @description Push webhook only; same as `default_branch`. */
             master_branch?: string;
             /** Format: uri */

@@ -72,8 +72,60 @@ export function resolvePeer(peer: string, use: string, file?: string): string {
   return path;
 }
 
-/** MissingPeerError naming every one of `peers` that is not installed (nothing when all are). */
+/**
+ * An optional peer installed at a major version outside the range this package declares (`npm i -D
+ * typescript` installs TypeScript 7, which openapi-typescript cannot run on): one line saying
+ * which major is needed and which was found, instead of the stack trace of whatever breaks first.
+ * Thrown and printed as MissingPeerError is (the CLI: one line on stderr, exit 2).
+ */
+export class PeerVersionError extends MissingPeerError {
+  override name = "PeerVersionError";
+  constructor(peer: string, use: string, needed: string, found: string) {
+    super([peer], use);
+    const pinned = PACKAGE_JSON.devDependencies?.[peer] ?? `${needed}`;
+    this.message = `${use} needs ${peer} ${needed}.x, found ${found}: install ${peer}@${pinned} (npm install --save-dev ${peer}@${pinned})`;
+  }
+}
+
+/** The major version a caret or exact range (`^5.9.3`, `5.9.3`) asks for; undefined for any other form. */
+export function majorOfRange(range: string | undefined): string | undefined {
+  return range?.match(/^\^?(\d+)\.\d+\.\d+$/)?.[1];
+}
+
+/** The installed version of `peer`: its package.json, found beside its entry when `exports` hides it. */
+function installedVersion(peer: string): string | undefined {
+  const read = (file: string) => {
+    try {
+      const json = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      return json.name === peer ? json.version : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const direct = resolves(`${peer}/package.json`);
+  if (direct !== undefined) return read(direct);
+  const entry = resolves(peer);
+  for (let dir = entry && dirname(entry), hops = 0; dir && hops < 8; dir = dirname(dir), hops++) {
+    if (existsSync(join(dir, "package.json"))) {
+      const version = read(join(dir, "package.json"));
+      if (version !== undefined) return version;
+    }
+  }
+  return undefined;
+}
+
+/** PeerVersionError when `found` (an installed version of `peer`) is outside this package's peer range. */
+export function checkPeerVersion(use: string, peer: string, found: string | undefined): void {
+  const needed = majorOfRange(PACKAGE_JSON.peerDependencies?.[peer]);
+  if (needed !== undefined && found !== undefined && found.split(".")[0] !== needed) throw new PeerVersionError(peer, use, needed, found);
+}
+
+/**
+ * MissingPeerError naming every one of `peers` that is not installed (nothing when all are), or
+ * PeerVersionError for the first installed at a major version this package's peer range excludes.
+ */
 export function requirePeers(use: string, ...peers: string[]): void {
   const missing = peers.filter((peer) => resolves(`${peer}/package.json`) === undefined && resolves(peer) === undefined);
   if (missing.length > 0) throw new MissingPeerError(missing, use);
+  for (const peer of peers) checkPeerVersion(use, peer, installedVersion(peer));
 }

@@ -27,6 +27,7 @@
 export const INTEGRATION: readonly string[] = [
   // The packed package and the README.
   "test/package/consumer.test.ts",
+  "test/package/stub-server.test.ts",
   "test/cli/readme-examples.test.ts",
   "test/conformance/package-export.test.ts",
   "test/validators/package-export.test.ts",
@@ -58,6 +59,9 @@ export const INTEGRATION: readonly string[] = [
   // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core
   // (test/conformance/consumers/oauth-client-pkce.test.ts).
   "test/conformance/consumers/oauth-client.test.ts",
+  // The same suite against clients on simple-oauth2 and openid-client, and a broken one: about 20
+  // sign-ins; what the cases judge stays in core (oauth-client-judgement.test.ts).
+  "test/conformance/consumers/oauth-client-libraries.test.ts",
   "test/reference/serve-cli.test.ts",
   "test/reference/simulate-cli.test.ts",
   "test/reference/simulate-poll.test.ts",

@@ -13,6 +13,7 @@ import { ruleOfViolation, type Violation } from "../rules/contract-rules.ts";
 import { redactedCurlParts } from "./curl-redact.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readBoundedText, sizeText } from "./bounded-body.ts";
 import { excerpt } from "../run/json-safe.ts";
+import { refuseNotImplemented } from "./not-implemented.ts";
 
 export type OperationId = keyof typeof operationTable;
 
@@ -88,6 +89,8 @@ export interface HttpClientLimits {
   judge?: ContractJudge;
   /** The most one answer's body may weigh, decoded (so it bounds decompression too); default 8 MB. */
   maxResponseBytes?: number;
+  /** The profile's `notImplemented`: a request to one of them skips the case instead (not-implemented.ts). */
+  notImplemented?: ReadonlySet<string>;
 }
 
 /** A request as sent, whether or not an answer came: enough for a curl line. */
@@ -204,6 +207,7 @@ export class HttpClient {
     const op = options.operationId ? operationTable[options.operationId] : undefined;
     const method = (options.method ?? op?.method ?? "GET").toUpperCase();
     const url = this.url(options);
+    refuseNotImplemented(this.limits.notImplemented, { operationId: options.operationId, method, url }, { api: this.baseUrl, auth: this.authUrl });
     const headers: Record<string, string> = { accept: "application/json", ...lower(options.headers ?? {}) };
     if (options.token) headers.authorization = `token ${options.token}`;
     if (options.basic) headers.authorization = `Basic ${Buffer.from(`${options.basic.username}:${options.basic.password}`).toString("base64")}`;

@@ -102,4 +102,9 @@ export interface Profile {
    * (conformance/core/decisions.ts). Unlisted decisions are checked as the contract states them.
    */
   decisions?: Record<string, DecisionSetting>;
+  /**
+   * Operations (operationIds of spec/openapi.yaml) the target does not serve yet. The suite never
+   * requests them: a case that needs one is skipped, saying so (core/not-implemented.ts).
+   */
+  notImplemented?: string[];
 }

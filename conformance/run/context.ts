@@ -84,7 +84,8 @@ export function contractJudge(caseId: string, caseRules: readonly string[], deci
 export function caseContext(run: RunResources, notes: string[], signal?: AbortSignal, meta: { id: string; rules?: readonly string[] } = { id: "?" }): CaseContext {
   const decisions = run.decisions ?? new Decisions(run.profile.decisions);
   const judge = contractJudge(meta.id, meta.rules ?? [], decisions, run.findings);
-  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge });
+  const notImplemented = new Set(run.profile.notImplemented ?? []);
+  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge, notImplemented });
   return {
     profile: run.profile,
     baseUrl: run.baseUrl,

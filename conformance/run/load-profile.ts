@@ -14,6 +14,7 @@ import { decisionRules } from "../rules/load.ts";
 import type { Profile } from "../core/profile.ts";
 import { valueAt } from "../core/json-pointer.ts";
 import { packageFile } from "../../generators/package-files.ts";
+import { OPERATION_IDS } from "../core/not-implemented.ts";
 
 export const PROFILE_SCHEMA_PATH = packageFile("spec", "conformance-profile.schema.json");
 
@@ -65,6 +66,9 @@ export function checkProfile(value: unknown, source = "profile"): Profile {
   const known = new Set(decisionRules().map((r) => r.id));
   const unknown = Object.keys((value as Profile).decisions ?? {}).filter((id) => !known.has(id));
   if (unknown.length > 0) throw new ProfileError(`${source}: decisions names what is no decision of spec/DECISIONS.md:`, unknown.map((id) => `/decisions/${id}`));
+  // Likewise an operation that is none: the suite would go on requesting the one meant.
+  const notOperations = ((value as Profile).notImplemented ?? []).flatMap((id, i) => (OPERATION_IDS.includes(id) ? [] : [`/notImplemented/${i}: ${id}`]));
+  if (notOperations.length > 0) throw new ProfileError(`${source}: notImplemented names what is no operationId of spec/openapi.yaml:`, notOperations);
   return value as Profile;
 }
 

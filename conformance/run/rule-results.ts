@@ -8,6 +8,7 @@
 import type { CaseResult, FailureDetail, LevelCounts, RuleResult, RunSummary } from "../core/types.ts";
 import type { Decisions } from "../core/decisions.ts";
 import type { Finding } from "./context.ts";
+import { areaOf, sameArea } from "./finding-area.ts";
 
 /** The rule a failed case counts against (its first failure's). */
 export function failedRule(result: CaseResult): string | undefined {
@@ -37,12 +38,20 @@ function holds(result: CaseResult, rule: string): boolean {
  * take it, the rule still fails, and the case that read the response carries a note.
  */
 export function applyFindings(results: CaseResult[], findings: readonly Finding[]): void {
-  const byRule = new Map<string, Finding[]>();
-  for (const f of findings) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
-  for (const [rule, list] of byRule) {
+  // A finding stays in the area of the case that read the response (finding-area.ts).
+  const byRule = new Map<string, { rule: string; area: string | undefined; list: Finding[] }>();
+  for (const f of findings) {
+    const area = areaOf(results, f.seenIn);
+    const key = `${f.rule}\0${area ?? ""}`;
+    const entry = byRule.get(key) ?? { rule: f.rule, area, list: [] };
+    entry.list.push(f);
+    byRule.set(key, entry);
+  }
+  for (const { rule, area, list } of byRule.values()) {
     const first = list[0]!;
-    // A case that showed the rule held (passed, or went on past failed decisions of other rules) takes it.
-    const owner = results.find((r) => r.rules?.includes(rule) && holds(r, rule));
+    // A case of the reading case's area (finding-area.ts) that showed the rule held (passed, or
+    // went on past failed decisions of other rules) takes it.
+    const owner = results.find((r) => r.rules?.includes(rule) && holds(r, rule) && sameArea(r, area));
     if (owner) {
       const failure = { message: `${first.message} (seen in ${first.seenIn})`, pointer: first.pointer, actual: first.actual, curl: first.curl, rule, seenIn: first.seenIn };
       const before = failuresOf(owner);

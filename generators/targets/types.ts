@@ -58,10 +58,15 @@ export async function typesTarget({ model, portable, source }: TypesInput): Prom
   // defaultNonNullable off: a property with a `default` is optional to send (the server fills it
   // in), so it must stay optional in request types. `{"not": {}}` (how the contract writes the
   // `false` schema, which several tools cannot read) is `never`, as `false` was.
+  // emptyObjectsUnknown: an object schema that lists no properties (`ActivityEventBase.payload`,
+  // a deployment's free-form `payload`) takes any properties, as JSON Schema says; the default
+  // `Record<string, never>` made every activity event's `payload` intersect to nothing, so no
+  // handler could return a real event without a cast.
   const ast = await openapiTS(portable as unknown as OpenAPI3, {
     alphabetize: true,
     silent: true,
     defaultNonNullable: false,
+    emptyObjectsUnknown: true,
     transform: (schema) => (isNothing(schema) ? NEVER : undefined),
   });
   // Appended as text, in the layout ts-morph gave them when it inserted them as structures:

@@ -11,6 +11,7 @@
  * misses for one key share one query. The map is bounded by entries and by the characters of
  * the event bodies it holds (oldest entries dropped first): a feed entry holds up to 300 bodies.
  */
+import type { ActivityEvent } from "../../generated/types.ts";
 import { PAGE_SIZE, linkHeader } from "../http/pagination.ts";
 import { etagOf } from "./etag.ts";
 import { CACHE_TTL_MS } from "./freshness.ts";
@@ -18,7 +19,7 @@ import { CACHE_TTL_MS } from "./freshness.ts";
 export interface FeedPage {
   /** The page as served (UTF-8 JSON, encoded once) and as a value (what validation checks). */
   bytes: Buffer;
-  value: unknown[];
+  value: ActivityEvent[];
   etag: string;
   link: string | undefined;
 }
@@ -118,7 +119,8 @@ export class FeedCache {
 
 function buildPage(bodies: string[], page: number, base: string): FeedPage {
   const slice = bodies.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const value = JSON.parse(`[${slice.join(",")}]`) as unknown[];
+  // The bodies were written by serialize/ in the contract's shape (and responses are validated in tests).
+  const value = JSON.parse(`[${slice.join(",")}]`) as ActivityEvent[];
   // Re-serialized once here so the bytes (and the ETag) are exactly what JSON.stringify sends.
   const text = JSON.stringify(value);
   const link = linkHeader(base, page, bodies.length);

@@ -9,6 +9,7 @@
  * is) with the parsed value beside them (what response validation checks); a 304 sends no body.
  */
 import type { HostHandlers, RawRequest } from "../../generated/server/index.ts";
+import type { ActivityEvent } from "../../generated/types.ts";
 import type { Context } from "../context.ts";
 import { FeedCache } from "../feeds/cache.ts";
 import { ifNoneMatchHits } from "../feeds/etag.ts";
@@ -28,7 +29,13 @@ import type { Supplied } from "./supplied.ts";
 const notFound = { status: 404, headers: {}, body: errorBody("Not Found") } as const;
 
 /** A feed to serve: the query (which fixes the cache key) and the canonical path for `Link`. */
-type Resolved = { query: FeedQuery; path: string } | typeof notFound | { status: 401; headers: {}; body: ReturnType<typeof errorBody> };
+type Found = { query: FeedQuery; path: string };
+type Resolved = Found | typeof notFound;
+
+/** What `serve` answers: members every feed operation's response union has (so no cast is needed). */
+type FeedAnswer =
+  | { status: 200; headers: { ETag: string; "X-Poll-Interval": number; Link?: string }; body: ActivityEvent[]; serializedBody: Buffer }
+  | { status: 304; headers: { ETag: string; "X-Poll-Interval": number } };
 
 export interface FeedServing {
   cache: FeedCache;
@@ -68,8 +75,7 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
   const member = async (raw: RawRequest, orgId: number, userId: number) =>
     serving.lookups.get(`m:${orgId}:${userId}`, await version(raw), () => isMember(db, orgId, userId));
 
-  async function serve(resolved: Resolved, raw: RawRequest, page: number | undefined, ifNoneMatch: string | undefined): Promise<never> {
-    if (!("query" in resolved)) return resolved as never;
+  async function serve(resolved: Found, raw: RawRequest, page: number | undefined, ifNoneMatch: string | undefined): Promise<FeedAnswer> {
     const interval = serving.poll.hit();
     const n = page ?? 1;
     const current = await version(raw);
@@ -80,8 +86,8 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const headers = { ETag: cached.etag, "X-Poll-Interval": interval };
     const key = NotModifiedIndex.key(viewerOf(raw), raw.url);
     if (key !== undefined) serving.notModified.remember(key, current, { etag: cached.etag, feed, page: n, accepted: acceptedHeader(raw.request.policy) });
-    if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers } as never;
-    return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes } as never;
+    if (ifNoneMatchHits(ifNoneMatch, cached.etag)) return { status: 304, headers };
+    return { status: 200, headers: cached.link ? { ...headers, Link: cached.link } : headers, body: cached.value, serializedBody: cached.bytes };
   }
 
   /** A user's own feed: private events only for that user, with the `repo` scope. */
@@ -92,6 +98,11 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
     const reader = allowPrivate && isSelf(viewer, account.id) ? privateReader(viewer) : undefined;
     const suffix = kind === "received" ? "received_events" : "events";
     return { query: { kind, userId: account.id, reader }, path: `/users/${account.login}/${suffix}${allowPrivate ? "" : "/public"}` };
+  }
+
+  /** A user's feed, or the 404 for an unknown user. */
+  async function serveUser(resolved: Resolved, raw: RawRequest, page: number | undefined, ifNoneMatch: string | undefined): Promise<FeedAnswer | typeof notFound> {
+    return "query" in resolved ? serve(resolved, raw, page, ifNoneMatch) : resolved;
   }
 
   return {
@@ -123,14 +134,12 @@ export function feedHandlers(ctx: Context, serving: FeedServing = ctx.feeds ?? f
       return serve({ query: { kind: "org", orgId: org.id }, path: `/orgs/${org.login}/events` }, raw, query.page, headers["If-None-Match"]);
     },
 
-    listReceivedEvents: async ({ params, query, headers, raw }) =>
-      serve(await userFeed(raw, params.username, "received", true), raw, query.page, headers["If-None-Match"]),
+    listReceivedEvents: async ({ params, query, headers, raw }) => serveUser(await userFeed(raw, params.username, "received", true), raw, query.page, headers["If-None-Match"]),
     listPublicReceivedEvents: async ({ params, query, headers, raw }) =>
-      serve(await userFeed(raw, params.username, "received", false), raw, query.page, headers["If-None-Match"]),
-    listUserEvents: async ({ params, query, headers, raw }) =>
-      serve(await userFeed(raw, params.username, "user", true), raw, query.page, headers["If-None-Match"]),
+      serveUser(await userFeed(raw, params.username, "received", false), raw, query.page, headers["If-None-Match"]),
+    listUserEvents: async ({ params, query, headers, raw }) => serveUser(await userFeed(raw, params.username, "user", true), raw, query.page, headers["If-None-Match"]),
     listPublicUserEvents: async ({ params, query, headers, raw }) =>
-      serve(await userFeed(raw, params.username, "user", false), raw, query.page, headers["If-None-Match"]),
+      serveUser(await userFeed(raw, params.username, "user", false), raw, query.page, headers["If-None-Match"]),
 
     listUserOrgEvents: async ({ params, query, headers, raw }) => {
       const viewer = viewerOf(raw);

@@ -12,6 +12,8 @@ import { linkHeader, pageWindow } from "../http/pagination.ts";
 import { ANONYMOUS } from "../http/viewer.ts";
 import { loadIssueEmbeds } from "../serialize/issue-embed.ts";
 import type { RawRequest } from "../../generated/server/index.ts";
+import type { IssueEvent, IssueEventWithIssue } from "../../generated/types.ts";
+import type { IssueJson } from "../serialize/issue.ts";
 import type { Supplied } from "./supplied.ts";
 
 const notFound = { status: 404, headers: {}, body: errorBody("Not Found") } as const;
@@ -20,7 +22,16 @@ const notFound = { status: 404, headers: {}, body: errorBody("Not Found") } as c
 const MAX_INT4 = 2_147_483_647;
 const MAX_OFFSET = 1_000_000_000;
 
-type Row = { id: number; issue_id: number; body: Record<string, unknown>; total: number };
+/** `body` is the event as serialize/ stored it, in the contract's shape (without `issue`). */
+type Row = { id: number; issue_id: number; body: IssueEvent; total: number };
+
+/** The stored event with its current issue embedded. */
+function withIssue(row: Row, issues: ReadonlyMap<number, IssueJson>): IssueEventWithIssue {
+  const issue = issues.get(row.issue_id);
+  // The foreign key keeps every event's issue: a missing one is a broken database, not an answer.
+  if (!issue) throw new Error(`issue ${row.issue_id} of issue event ${row.id} not found`);
+  return { ...row.body, issue };
+}
 
 export function issueEventHandlers(ctx: Context): Partial<HostHandlers<"api", Supplied>> {
   const { db } = ctx;
@@ -62,7 +73,7 @@ export function issueEventHandlers(ctx: Context): Partial<HostHandlers<"api", Su
       const n = query.page ?? 1;
       const { rows, total } = await page("issue_id", issue.id, "asc", n);
       const base = `${ctx.urls.api}/repos/${repo.owner_login}/${repo.name}/issues/${params.issue_number}/events`;
-      return { status: 200, headers: withLink({}, base, n, total), body: rows.map((r) => r.body) as never };
+      return { status: 200, headers: withLink({}, base, n, total), body: rows.map((r) => r.body) };
     },
 
     listIssueEventsForRepo: async ({ params, query, raw }) => {
@@ -72,7 +83,7 @@ export function issueEventHandlers(ctx: Context): Partial<HostHandlers<"api", Su
       const { rows, total } = await page("repo_id", repo.id, "desc", n);
       const issues = await loadIssueEmbeds(db, ctx.urls, rows.map((r) => r.issue_id));
       const base = `${ctx.urls.api}/repos/${repo.owner_login}/${repo.name}/issues/events`;
-      return { status: 200, headers: withLink({}, base, n, total), body: rows.map((r) => ({ ...r.body, issue: issues.get(r.issue_id) })) as never };
+      return { status: 200, headers: withLink({}, base, n, total), body: rows.map((r) => withIssue(r, issues)) };
     },
 
     getIssueEvent: async ({ params, raw }) => {
@@ -81,7 +92,7 @@ export function issueEventHandlers(ctx: Context): Partial<HostHandlers<"api", Su
       const row = (await db.query<Row>("select id::int as id, issue_id::int as issue_id, body from issue_events where id = $1 and repo_id = $2", [params.event_id, repo.id]))[0];
       if (!row) return notFound;
       const issues = await loadIssueEmbeds(db, ctx.urls, [row.issue_id]);
-      return { status: 200, headers: {}, body: { ...row.body, issue: issues.get(row.issue_id) } as never };
+      return { status: 200, headers: {}, body: withIssue(row, issues) };
     },
   };
 }

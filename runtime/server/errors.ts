@@ -1,14 +1,25 @@
 /**
- * The error bodies the runtime writes itself, in the contract's shape (`{message,
- * documentation_url}`; 422 `{message: "Validation Failed", errors: [{resource, field, code}]}`),
- * and the translation of validator errors (JSON pointers) into 422 items.
+ * The error bodies in the contract's shape (`{message, documentation_url}`; 422 `{message:
+ * "Validation Failed", errors: [{resource, field, code}]}`), which the runtime writes itself and
+ * handlers write with `errorBody` and `validationFailed` (exported from
+ * `service-contract/runtime/server`), and the translation of validator errors (JSON pointers)
+ * into 422 items.
  */
 import type { ErrorBody, RouteSpec, ValidationErrorItem } from "./types.ts";
 
 export const DEFAULT_DOCUMENTATION_URL = "https://developer.service.example/v3";
 
-export function errorBody(message: string, documentationUrl: string): ErrorBody {
+/** `{message, documentation_url}`: the body of every error answer of the contract (404, 401, 403…). */
+export function errorBody(message: string, documentationUrl: string = DEFAULT_DOCUMENTATION_URL): ErrorBody & { documentation_url: string } {
   return { message, documentation_url: documentationUrl };
+}
+
+/** A 422 body: `{message: "Validation Failed", errors, documentation_url}`, for a handler's own checks. */
+export function validationFailed(
+  errors: readonly ValidationErrorItem[],
+  documentationUrl: string = DEFAULT_DOCUMENTATION_URL,
+): { message: "Validation Failed"; errors: ValidationErrorItem[]; documentation_url: string } {
+  return { message: "Validation Failed", errors: [...errors], documentation_url: documentationUrl };
 }
 
 /** `/body/config/url` → `config.url`; `/body/events/0` → `events[0]`; `~1` and `~0` unescaped. */
@@ -39,7 +50,8 @@ export function validationItem(route: RouteSpec, error: { path: string; message:
   return { resource: route.resource, field, code: missing ? "missing_field" : "invalid", message: `${field} ${error.message}` };
 }
 
-export function validationFailed(route: RouteSpec, errors: readonly { path: string; message: string }[], documentationUrl: string): ErrorBody {
+/** The 422 body for validator errors about a request of `route` (one item per field and code). */
+export function requestValidationFailed(route: RouteSpec, errors: readonly { path: string; message: string }[], documentationUrl: string): ErrorBody {
   const seen = new Set<string>();
   const items: ValidationErrorItem[] = [];
   for (const e of errors) {
@@ -49,5 +61,5 @@ export function validationFailed(route: RouteSpec, errors: readonly { path: stri
     seen.add(key);
     items.push(item);
   }
-  return { message: "Validation Failed", errors: items, documentation_url: documentationUrl };
+  return validationFailed(items, documentationUrl);
 }

@@ -19,7 +19,7 @@ import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { decodeBody, ignoreBodyType, installBodyCollector } from "./body.ts";
 import { DEFAULT_DISCARD_LIMIT, installLingeringRead } from "./linger.ts";
-import { DEFAULT_DOCUMENTATION_URL, errorBody, validationFailed } from "./errors.ts";
+import { DEFAULT_DOCUMENTATION_URL, errorBody, requestValidationFailed } from "./errors.ts";
 import { respond, type RespondContext, type ValidateResponse } from "./respond.ts";
 import type {
   AnyHandler,
@@ -164,7 +164,7 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
     // No name or id contains NUL, and databases refuse it in text: in a path it names nothing, in a query it is invalid.
     const nul = nulParameter(route, request);
     if (nul?.in === "path") return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
-    if (nul) return fail(route, request, reply, 422, validationFailed(route, [{ path: `/query/${nul.name}`, message: "must not contain NUL" }], documentationUrl));
+    if (nul) return fail(route, request, reply, 422, requestValidationFailed(route, [{ path: `/query/${nul.name}`, message: "must not contain NUL" }], documentationUrl));
     const verdict = table.validateRequest(route.operationId as never, {
       path: request.params as Record<string, unknown>,
       query: (request.query ?? {}) as Record<string, unknown>,
@@ -174,7 +174,7 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
     });
     if (!verdict.valid) {
       if (verdict.errors.some((e) => e.path.startsWith("/path/"))) return fail(route, request, reply, 404, errorBody("Not Found", documentationUrl));
-      return fail(route, request, reply, 422, validationFailed(route, verdict.errors, documentationUrl));
+      return fail(route, request, reply, 422, requestValidationFailed(route, verdict.errors, documentationUrl));
     }
     const handler = handlers[route.operationId];
     if (!handler) return sendError(reply, 501, errorBody(`Not Implemented: ${route.operationId}`, documentationUrl));

@@ -64,9 +64,11 @@ describe("the robustness cases", () => {
     const notPassed = summary.results.filter((r) => r.status !== "passed");
     expect(notPassed.map((r) => `${r.id}: ${r.failure?.message ?? r.reason}`)).toEqual([]);
     expect(summary.results).toHaveLength(CASES.length);
-    // About 20 s on a quiet machine; the bound leaves room for a loaded CI runner.
+    // About 20 s on a quiet machine. Not a speed test (bench/ measures speed): the bound only
+    // catches a case that hangs, and scales with the machine's load like every ceiling here
+    // (it failed at 83 s beside eight other test runs on two cores).
     const spent = summary.results.reduce((n, r) => n + r.durationMs, 0);
-    expect(spent).toBeLessThan(60_000);
+    expect(spent).toBeLessThan(ceiling(60_000));
     for (const r of summary.results) expect(r.notes.join(" "), r.id).toMatch(/^\d+ bad inputs: /);
   }, ceiling(180_000));
 });

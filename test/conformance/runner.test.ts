@@ -137,7 +137,7 @@ describe("needs", () => {
     };
     const summary = await run([c], { receiverHost: "127.0.0.1" });
     expect(summary.results[0]!.status).toBe("passed");
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/x$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{22}\/hooks\/x$/);
     // The receiver is closed after the run.
     await expect(fetch(url!, { method: "POST" })).rejects.toThrow();
     const without = await run([c]);

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MissingPeerError, requirePeers, resolvePeer } from "../../generators/package-files.ts";
+import { MissingPeerError, PeerVersionError, checkPeerVersion, majorOfRange, requirePeers, resolvePeer } from "../../generators/package-files.ts";
 
 const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as {
   dependencies: Record<string, string>;
@@ -52,5 +52,26 @@ describe("optional peers", () => {
   it("resolves an installed peer from the package", () => {
     expect(resolvePeer("@stoplight/prism-cli", "mock", "package.json")).toMatch(/node_modules\/@stoplight\/prism-cli\/package\.json$/);
     expect(() => requirePeers("generate", "openapi-typescript", "typescript", "ts-morph")).not.toThrow();
+  });
+
+  it("a peer installed at another major version is one line saying which is needed and which was found", () => {
+    // `npm i -D typescript` now installs TypeScript 7, which openapi-typescript cannot run on.
+    const error = (() => {
+      try {
+        checkPeerVersion("generate (its types target)", "typescript", "7.0.2");
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(PeerVersionError);
+    expect(error).toBeInstanceOf(MissingPeerError);
+    expect((error as Error).message).toBe(
+      `generate (its types target) needs typescript 5.x, found 7.0.2: install typescript@${pkg.devDependencies.typescript} (npm install --save-dev typescript@${pkg.devDependencies.typescript})`,
+    );
+    expect(() => checkPeerVersion("generate", "typescript", "5.4.0")).not.toThrow();
+    expect(() => checkPeerVersion("generate", "openapi-typescript", "8.0.0")).toThrow(/needs openapi-typescript 7\.x, found 8\.0\.0/);
+    // The peers installed here (the pinned development dependencies) pass.
+    expect(() => requirePeers("generate (its types target)", "openapi-typescript", "typescript")).not.toThrow();
+    expect([majorOfRange("^5.9.3"), majorOfRange("5.9.3"), majorOfRange(">=5"), majorOfRange(undefined)]).toEqual(["5", "5", undefined, undefined]);
   });
 });

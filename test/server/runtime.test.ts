@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeBody } from "../../runtime/server/body.ts";
-import { validationFailed, validationItem } from "../../runtime/server/errors.ts";
+import { requestValidationFailed, validationItem } from "../../runtime/server/errors.ts";
 import { chooseMediaType, serialize } from "../../runtime/server/serialize.ts";
 import type { RouteSpec } from "../../runtime/server/types.ts";
 
@@ -38,7 +38,7 @@ describe("validationItem", () => {
   });
 
   it("drops repeated field/code pairs", () => {
-    const body = validationFailed(route, [{ path: "/body/name", message: "must be string" }, { path: "/body/name", message: "must match pattern" }], "https://docs");
+    const body = requestValidationFailed(route, [{ path: "/body/name", message: "must be string" }, { path: "/body/name", message: "must match pattern" }], "https://docs");
     expect(body).toEqual({ message: "Validation Failed", errors: [expect.objectContaining({ field: "name", code: "invalid" })], documentation_url: "https://docs" });
   });
 });

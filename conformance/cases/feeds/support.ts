@@ -88,14 +88,19 @@ export function networkEvents(full: string): Feed {
   return { operationId: "listNetworkEvents", params: { owner, repo }, label: `/networks/${full}/events` };
 }
 
-/** Every feed the profile lets the suite read as users[0]. */
+/**
+ * Every feed the profile lets the suite read as users[0], but those it lists as not implemented:
+ * a case over all feeds checks the ones the target serves (and skips when it serves none).
+ */
 export function allFeeds(ctx: CaseContext): Feed[] {
   const { profile } = ctx;
   const login = profile.users[0]!.login;
   const out = [publicEvents(), userEvents(login), publicUserEvents(login), receivedEvents(login), publicReceivedEvents(login)];
   if (profile.repos?.public) out.push(repoEvents(profile.repos.public), networkEvents(profile.repos.public));
   if (profile.org) out.push(orgEvents(profile.org), dashboard(login, profile.org));
-  return out;
+  const served = out.filter((f) => !profile.notImplemented?.includes(f.operationId));
+  if (served.length === 0) ctx.skip("the profile says none of the feeds is implemented (notImplemented)");
+  return served;
 }
 
 export interface FetchOptions {

@@ -2,8 +2,9 @@
  * The authorization server of the OAuth client suite: the reference server (in-memory database,
  * demo seed) with the client's application registered, its web host behind a small recording
  * proxy at the profile's `authUrl`. The proxy is how the suite sees the client's back channel —
- * each token request's Accept header and fields (redirect_uri, code_verifier) — which no browser
- * shows; the reference is unchanged and advertises the proxy's address as its web host.
+ * each token request's Accept header and fields (redirect_uri, code_verifier) and the answer the
+ * client got (token-relay.ts) — which no browser shows; the reference is unchanged and advertises
+ * the proxy's address as its web host.
  *
  * What the suite steers goes through the reference's own facilities, not fault switches: its
  * clock (`startServer({ now })`) to let a code expire, its store to revoke the user's grant so
@@ -20,16 +21,12 @@ import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import type { RunningServer } from "../../../reference/server.ts";
 import type { ClientProfile } from "./profile.ts";
+import { clientIdOf, relayToken, type RelayOptions, type TokenRequest } from "./token-relay.ts";
+
+export type { TokenAnswer, TokenRequest } from "./token-relay.ts";
 
 /** The demo user the suite signs in as (reference/seed/README.md). */
 export const SIGN_IN = { login: "octocat", password: "octocat-demo-password" };
-
-export interface TokenRequest {
-  at: number;
-  accept: string;
-  contentType: string;
-  fields: Record<string, string>;
-}
 
 export interface AuthorizationServer {
   urls: { api: string; auth: string };
@@ -41,8 +38,12 @@ export interface AuthorizationServer {
   register(profile: ClientProfile): Promise<void>;
   /** Forgets octocat's grant to the client's app, so the next sign-in asks for consent again. */
   revokeGrant(profile: ClientProfile): Promise<void>;
-  /** Exchanges a code as the client would (the suite using it first makes the client's exchange a reuse). */
-  exchange(profile: ClientProfile, code: string): Promise<Record<string, unknown>>;
+  /**
+   * Spends `code` before the client can: the client's token request for it is held, a copy of it
+   * (the client's credentials and code_verifier) is sent first, and the client's own then presents
+   * a used code. The copy's answer is the request's `spentFirst`.
+   */
+  spendBeforeClient(code: string): void;
   /** Whether the contract's authorize operation takes PKCE (code_challenge). */
   supportsPkce: boolean;
   close(): Promise<void>;
@@ -104,8 +105,11 @@ export function upstreamUrl(target: string | undefined, upstream: string): URL |
   }
 }
 
-/** Forwards origin-form requests to `upstream` byte for byte, recording token requests on the way. */
-export function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[]): Server {
+/** Token errors keep the reference's status, and no code is spent first, unless `relay` says otherwise. */
+const PLAIN_RELAY: RelayOptions = { errorStatus: () => 200, spendFirst: () => false };
+
+/** Forwards origin-form requests to `upstream` byte for byte, but token requests through token-relay.ts (recorded with their answers). */
+export function recordingProxy(upstreamOf: () => string, tokenRequests: TokenRequest[], relay: RelayOptions = PLAIN_RELAY): Server {
   const server = createServer((req, res) => {
     void (async () => {
       const upstream = upstreamOf();
@@ -114,13 +118,18 @@ export function recordingProxy(upstreamOf: () => string, tokenRequests: TokenReq
       if (Number(req.headers["content-length"] ?? 0) > MAX_PROXY_BODY_BYTES) return refuse(res, 413, `request bodies are limited to ${MAX_PROXY_BODY_BYTES} bytes`);
       const body = await readBody(req, MAX_PROXY_BODY_BYTES);
       if (!body) return refuse(res, 413, `request bodies are limited to ${MAX_PROXY_BODY_BYTES} bytes`);
-      if (req.method === "POST" && target.pathname === "/login/oauth/access_token") {
-        const contentType = String(req.headers["content-type"] ?? "");
-        tokenRequests.push({ at: Date.now(), accept: String(req.headers.accept ?? ""), contentType, fields: fieldsOf(contentType, body.toString("utf8")) });
-      }
       const headers = { ...req.headers };
       delete headers.host;
       delete headers.connection;
+      if (req.method === "POST" && target.pathname === "/login/oauth/access_token") {
+        const contentType = String(req.headers["content-type"] ?? "");
+        const fields = fieldsOf(contentType, body.toString("utf8"));
+        const record: TokenRequest = { at: Date.now(), accept: String(req.headers.accept ?? ""), contentType, fields, clientId: clientIdOf(req.headers, fields) };
+        tokenRequests.push(record);
+        const relayed = await relayToken(target, headers, body, record, relay);
+        res.writeHead(relayed.status, relayed.headers).end(relayed.body);
+        return;
+      }
       const answer = await request(target, { method: req.method as "GET", headers, body: body.length > 0 ? body : undefined });
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !["connection", "keep-alive", "transfer-encoding"].includes(k)) out[k] = v;
@@ -165,7 +174,13 @@ export async function startAuthorizationServer(profile: ClientProfile): Promise<
   const tokenRequests: TokenRequest[] = [];
   // Until the reference is up, the proxy points nowhere (nothing is sent before then).
   let upstream = "http://127.0.0.1:1";
-  const proxy = recordingProxy(() => upstream, tokenRequests);
+  // Per client (several profiles may share the server): the status its token errors get.
+  const errorStatus = new Map<string, number>([[profile.clientId, profile.tokenErrorStatus ?? 200]]);
+  const spend = new Set<string>();
+  const proxy = recordingProxy(() => upstream, tokenRequests, {
+    errorStatus: (clientId) => (clientId !== undefined ? errorStatus.get(clientId) : undefined) ?? profile.tokenErrorStatus ?? 200,
+    spendFirst: (code) => code !== undefined && spend.delete(code),
+  });
   // The proxy listens first: the profile's address must be free before anything else starts.
   await listen(proxy, profile.authUrl).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`the authorization server cannot listen on ${profile.authUrl}: ${error.code ?? error.message}`);
@@ -191,6 +206,7 @@ export async function startAuthorizationServer(profile: ClientProfile): Promise<
   const owner = (await findAccountByLogin(server.db, SIGN_IN.login))!;
   const apps = new Map<string, number>();
   async function register(p: ClientProfile): Promise<void> {
+    errorStatus.set(p.clientId, p.tokenErrorStatus ?? 200);
     if (apps.has(p.clientId)) return;
     if (await findApplication(server.db, p.clientId)) throw new Error(`the profile's clientId ${p.clientId} is one of the demo seed's applications: choose another`);
     const app = await createApplication(server.db, { clientId: p.clientId, clientSecret: p.clientSecret, name: "Client under test", url: new URL(p.startUrl).origin, callbackUrl: p.callbackUrl, ownerId: owner.id });
@@ -218,12 +234,8 @@ export async function startAuthorizationServer(profile: ClientProfile): Promise<
       const appId = apps.get(p.clientId);
       if (appId !== undefined) await revokeGrant(server.db, owner.id, appId);
     },
-    async exchange(p, code) {
-      // Straight to the web host, past the proxy: this exchange is the suite's, not the client's.
-      // redirect_uri is optional in the exchange (seed): the code alone is what gets reused.
-      const form = new URLSearchParams({ client_id: p.clientId, client_secret: p.clientSecret, code });
-      const res = await fetch(`${upstream}/login/oauth/access_token`, { method: "POST", headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, body: form, signal: AbortSignal.timeout(10_000) });
-      return (await res.json()) as Record<string, unknown>;
+    spendBeforeClient(code) {
+      spend.add(code);
     },
     async close() {
       proxy.closeAllConnections();

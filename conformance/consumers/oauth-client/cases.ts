@@ -3,14 +3,15 @@
  * (seed: Authentication › Web application flow, Errors). IDs are stable (`OAUTH-CLIENT-TOPIC-NNN`).
  * The suite steers each sign-in from the browser and the authorization server: it denies on the
  * consent page, hands the client a forged state, spends the code before the client can, or moves
- * the server's clock past the code's lifetime — and judges the client by its final page and by the
- * token requests it made.
+ * the server's clock past the code's lifetime — and judges the client by its final page, the token
+ * requests it made and the answers they got (a success page counts only after a token answer).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { CODE_LIFETIME_MS } from "../../../reference/store/codes.ts";
 import { tokenMediaType } from "../../../reference/oauth/token.ts";
 import { CaseFailure } from "../../core/failure.ts";
-import { authorizeRequest, expectHandledFailure, expectNoExchange, expectSuccess, type ClientCase, type ClientContext } from "./context.ts";
+import { describeAnswer, gotToken } from "./token-relay.ts";
+import { answered, authorizeRequest, expectHandledFailure, expectNoExchange, expectSuccess, type ClientCase, type ClientContext, type SignIn } from "./context.ts";
 import type { TokenFormat } from "./profile.ts";
 
 const SEED_FLOW = "Authentication › Web application flow";
@@ -44,21 +45,30 @@ function tokenCase(format: TokenFormat, n: number): ClientCase {
   };
 }
 
-/** Holds the callback, makes its code unusable (`spoil`), then lets the client have it. */
-async function codeMadeUnusable(ctx: ClientContext, spoil: (code: string) => Promise<void>, what: string): Promise<void> {
+/**
+ * Holds the callback, makes its code unusable (`spoil`), then lets the client have it. The client
+ * is judged only once its exchange was in fact refused with bad_verification_code: anything else
+ * is a set-up problem of the case (`check` says what went wrong with the spoiling), not the client's.
+ */
+async function codeMadeUnusable(ctx: ClientContext, spoil: (code: string) => void, what: string, check: (exchange: SignIn["tokenRequests"][number]) => void = () => undefined): Promise<void> {
   let spoiled = false;
   const s = await ctx.signIn({
-    onCallback: async (url) => {
+    onCallback: (url) => {
       const code = url.searchParams.get("code");
       if (code) {
-        await spoil(code);
+        spoil(code);
         spoiled = true;
       }
       return undefined;
     },
   });
   if (!spoiled) throw new CaseFailure("the sign-in never reached the client's callback with a code", { actual: s.final.url });
-  if (s.tokenRequests.length === 0) throw new CaseFailure(`${what}: the client made no token request`, { expected: "an attempt to exchange the code, then a failure page", actual: "no token request" });
+  const exchange = s.tokenRequests[0];
+  if (!exchange) throw new CaseFailure(`${what}: the client made no token request`, { expected: "an attempt to exchange the code, then a failure page", actual: "no token request" });
+  check(exchange);
+  if (exchange.answer?.fields.error !== "bad_verification_code") {
+    throw new CaseFailure(`set-up: ${what} should have been refused with bad_verification_code, but ${answered({ ...s, tokenRequests: [exchange] })}`, { expected: "error=bad_verification_code", actual: describeAnswer(exchange.answer) });
+  }
   expectHandledFailure(s, ctx.profile, what);
 }
 
@@ -130,14 +140,20 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     title: "handles bad_verification_code for a code that was already used: a failure page, no crash",
     area: "oauth-client",
     seed: `${SEED_ERRORS} (bad_verification_code)`,
+    // The suite spends the code with a copy of the client's own token request (its credentials and,
+    // with PKCE, its code_verifier, which the suite cannot know beforehand), sent just before it:
+    // the client's request then presents a code already used. A copy that got no token means the
+    // code was not spent, and the client's refusal would not be about reuse: a set-up failure.
     run: (ctx) =>
       codeMadeUnusable(
         ctx,
-        async (code) => {
-          const answer = await ctx.server.exchange(ctx.profile, code);
-          if (typeof answer.access_token !== "string") ctx.note(`the suite's own exchange got ${JSON.stringify(answer)}`);
-        },
+        (code) => ctx.server.spendBeforeClient(code),
         "a reused code",
+        (exchange) => {
+          if (!gotToken(exchange.spentFirst)) {
+            throw new CaseFailure(`set-up: the suite could not spend the code with a copy of the client's token request (answered ${describeAnswer(exchange.spentFirst)}), so the client's exchange is no reuse`, { expected: "a token for the copy", actual: describeAnswer(exchange.spentFirst) });
+          }
+        },
       ),
   },
   {
@@ -146,7 +162,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     title: "handles bad_verification_code for a code that expired: a failure page, no crash",
     area: "oauth-client",
     seed: `${SEED_ERRORS} (bad_verification_code)`,
-    run: (ctx) => codeMadeUnusable(ctx, async () => ctx.server.advanceClock(CODE_LIFETIME_MS + 60_000), "an expired code"),
+    run: (ctx) => codeMadeUnusable(ctx, () => ctx.server.advanceClock(CODE_LIFETIME_MS + 60_000), "an expired code"),
   },
   tokenCase("json", 1),
   tokenCase("form", 2),

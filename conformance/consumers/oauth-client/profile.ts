@@ -27,6 +27,11 @@ export interface ClientProfile {
   failure?: Outcome;
   tokenFormats?: Partial<Record<TokenFormat, string>>;
   pkce?: boolean;
+  /**
+   * The status the authorization server gives token errors, as the client expects it: 200 (the
+   * reference's, D-OAUTH-TOKEN-ERROR-STATUS; default) or RFC 6749 §5.2's 400 (any 4xx).
+   */
+  tokenErrorStatus?: number;
 }
 
 export class ClientProfileError extends Error {

@@ -1,9 +1,9 @@
 /**
- * OAUTH-CLIENT-PKCE-001's judgement, table-driven over recorded sign-ins (no browser: the
- * reference has no PKCE yet, so over real HTTP the case skips — see oauth-client.test.ts): it
- * skips when the profile or the authorization server lacks PKCE, passes for an S256 challenge
- * with its verifier, and fails a missing challenge, a plain method, a short verifier or a
- * verifier that does not match.
+ * OAUTH-CLIENT-PKCE-001's judgement, table-driven over recorded sign-ins (no browser; over real
+ * HTTP a real PKCE client, openid-client, passes it in oauth-client-libraries.test.ts): it skips
+ * when the profile or the authorization server lacks PKCE, passes for an S256 challenge with its
+ * verifier, and fails a missing challenge, a plain method, a short verifier or a verifier that
+ * does not match.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -22,7 +22,7 @@ const profile: ClientProfile = { startUrl: "http://127.0.0.1:9/login", callbackU
 function signIn(query: Record<string, string>, fields: Record<string, string>): SignIn {
   const authorize = new URL("http://127.0.0.1:9/login/oauth/authorize");
   for (const [k, v] of Object.entries({ client_id: "c", state: "x".repeat(20), ...query })) authorize.searchParams.set(k, v);
-  return { authorizeRequests: [authorize], final: { url: "http://127.0.0.1:9/welcome", text: "ok", status: 200 }, tokenRequests: [{ at: 0, accept: "application/json", contentType: "application/x-www-form-urlencoded", fields }], outcome: "success" };
+  return { authorizeRequests: [authorize], final: { url: "http://127.0.0.1:9/welcome", text: "ok", status: 200 }, tokenRequests: [{ at: 0, accept: "application/json", contentType: "application/x-www-form-urlencoded", fields, answer: { status: 200, mediaType: "application/json", fields: { access_token: "gho_token", token_type: "bearer", scope: "user" } } }], outcome: "success" };
 }
 
 async function judge(s: SignIn, options: { pkce?: boolean; server?: boolean } = {}) {
