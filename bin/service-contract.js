@@ -15,12 +15,17 @@ import { setFlagsFromString } from "node:v8";
 setFlagsFromString("--liftoff-only");
 
 const source = new URL("../cli/main.ts", import.meta.url);
-let main;
+let main, internalError;
 if (existsSync(source)) {
   const { register } = await import("tsx/esm/api");
   register();
-  ({ main } = await import(source.href));
+  ({ main, internalError } = await import(source.href));
 } else {
-  ({ main } = await import("../dist/cli/main.js"));
+  ({ main, internalError } = await import("../dist/cli/main.js"));
 }
+// A crash outside main's own try (an error thrown in a callback, a promise nobody awaited) would
+// exit 1 by Node's default, which reads as "a check failed": it is an internal error (exit 4).
+const crash = (error) => process.exit(internalError(error));
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
 process.exitCode = await main(process.argv.slice(2));

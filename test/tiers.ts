@@ -53,6 +53,7 @@ export const INTEGRATION: readonly string[] = [
   "test/generators/generate.test.ts",
   "test/generators/out-folder.test.ts",
   "test/conformance/cli.test.ts",
+  "test/conformance/cli-bounded-memory.test.ts",
   "test/conformance/cli-hostile-targets.test.ts",
   // The OAuth client suite end to end: the example client signs in through Chromium, about 30
   // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core

@@ -4,7 +4,8 @@
  * started on a temporary in-memory database. Progress on the console as cases finish, then the
  * chosen reports (and, with --suggest-decisions, the profile's decisions block that would make the
  * contract level pass). Exit 0 when every selected case passes (skips allowed), 1 when a seed
- * rule fails, 3 when only the contract's decisions do, 2 for bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing,
+ * rule fails, 3 when only the contract's decisions do, 4 for an internal error (never 1:
+ * cli/main.ts), 2 for bad usage — an unknown reporter, a missing or invalid profile, a selection that matches nothing,
  * a report folder that cannot be written — or a target that does not answer. Every request has a
  * time limit (--request-timeout), so a target that never answers fails cases, not the run.
  */
@@ -26,6 +27,7 @@ interface ConformanceOptions {
   receiverHost: string;
   caseTimeout: string;
   requestTimeout: string;
+  maxResponseBytes?: string;
   reference?: boolean;
   receiver?: string;
   secret?: string;
@@ -46,6 +48,14 @@ function httpUrl(flag: string, value: string | undefined): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} must be an http(s) URL, got ${value}`);
   return value.replace(/\/+$/, "");
+}
+
+/** --max-response-bytes: a whole number of bytes, 1 KB to 1 GB (the profile schema's range). */
+function parseBytes(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1024 || n > 1024 ** 3) throw new UsageError(`${flag} must be a whole number of bytes from 1024 to 1073741824, got ${value}`);
+  return n;
 }
 
 function parseSeconds(flag: string, value: string): number {
@@ -90,7 +100,7 @@ Exit codes: 0 every selected case passed (skips allowed), 1 a seed rule failed (
 the seed), 3 only the contract's own decisions failed (D- rules: switch off in the profile's
 "decisions" those your target chose otherwise — --suggest-decisions prints that block, every
 departure of the run with its evidence), 2 bad usage (also an --out folder that cannot be
-written) or an unreachable target. Patterns for --only/--skip are
+written) or an unreachable target, 4 an internal error of the suite (a bug: report it). Patterns for --only/--skip are
 comma-separated globs over case IDs or area names (OAUTH-*, FEEDS-ETAG-00?, webhooks). The profile says what the suite may use on your
 target: users[0] (login, password, a token with repo, admin:repo_hook, admin:org_hook, user),
 optionally a second user, an OAuth app, an org, a public and a private repository, an issue, an
@@ -122,6 +132,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--receiver-host <address>", "address of the built-in webhook receiver (must be reachable from the target)", "127.0.0.1")
     .option("--case-timeout <seconds>", "time limit of one case", "30")
     .option("--request-timeout <seconds>", "time limit of one request, answer and body (a target that never answers fails the case)", "10")
+    .option("--max-response-bytes <bytes>", "the most one answer's body may weigh, counted after decompression (default 8388608, or the profile's limits.maxResponseBytes); a longer answer fails its case")
     .option("--reference", "start the reference server on a temporary database and run against it")
     .option("--receiver <url>", "check a webhook receiver instead of a server: the suite sends it deliveries (with --secret)")
     .option("--secret <secret>", "the secret the receiver checks signatures with (--receiver)")
@@ -150,6 +161,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       }
       const timeoutMs = parseSeconds("--case-timeout", opts.caseTimeout);
       const requestTimeoutMs = parseSeconds("--request-timeout", opts.requestTimeout);
+      const maxResponseBytes = parseBytes("--max-response-bytes", opts.maxResponseBytes);
       // The consumer suites (a webhook receiver, an OAuth client) have their own cases and targets.
       const consumer = opts.receiver !== undefined || opts.oauthClient ? await import("./conformance-consumers.ts") : undefined;
       if (consumer) consumer.checkConsumerOptions(opts);
@@ -179,7 +191,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, maxResponseBytes, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
         let summary;
         if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
@@ -220,7 +232,9 @@ export const conformanceCommand: CommandFactory = (setExit) =>
         for (const path of writeReports(summary, reporters, opts.out)) process.stdout.write(`Wrote ${path}\n`);
         if (opts.suggestDecisions) {
           const { suggestDecisions } = await import("../../conformance/run/suggest.ts");
-          process.stdout.write(`\n${summary.suggestedDecisions?.yaml ?? suggestDecisions(summary)}`);
+          // Its evidence lines quote the target's messages: made inert for the terminal.
+          const { inert } = await import("../../conformance/core/inert-text.ts");
+          process.stdout.write(`\n${inert(summary.suggestedDecisions?.yaml ?? suggestDecisions(summary))}`);
         }
         const { failedLevel } = await import("../../conformance/run/rule-results.ts");
         const level = failedLevel(summary);

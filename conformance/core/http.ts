@@ -11,6 +11,8 @@ import { CaseFailure } from "./failure.ts";
 import { valueAt } from "./json-pointer.ts";
 import { ruleOfViolation, type Violation } from "../rules/contract-rules.ts";
 import { redactedCurlParts } from "./curl-redact.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readBoundedText, sizeText } from "./bounded-body.ts";
+import { excerpt } from "../run/json-safe.ts";
 import { refuseNotImplemented } from "./not-implemented.ts";
 
 export type OperationId = keyof typeof operationTable;
@@ -43,8 +45,14 @@ export interface Exchange {
   requestBody?: string;
   status: number;
   responseHeaders: Record<string, string>;
+  /** The body as read, cut to an excerpt past EXCHANGE_TEXT_LIMIT characters (the case has it whole). */
   responseText: string;
+  /** The body's length in characters, when responseText is an excerpt of it. */
+  responseLength?: number;
 }
+
+/** How much of a body an Exchange keeps: what a report may show of it, never megabytes. */
+export const EXCHANGE_TEXT_LIMIT = 64 * 1024;
 
 export interface HttpResponse {
   status: number;
@@ -79,6 +87,8 @@ export interface HttpClientLimits {
   signal?: AbortSignal;
   /** What contract problems in a response do; default: the first fails the case. */
   judge?: ContractJudge;
+  /** The most one answer's body may weigh, decoded (so it bounds decompression too); default 8 MB. */
+  maxResponseBytes?: number;
   /** The profile's `notImplemented`: a request to one of them skips the case instead (not-implemented.ts). */
   notImplemented?: ReadonlySet<string>;
 }
@@ -91,6 +101,7 @@ export class HttpClient {
   /** The last request sent, answered or not (a request that got no answer has no Exchange). */
   lastSent: SentRequest | undefined;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
 
   constructor(
     readonly baseUrl: string,
@@ -99,6 +110,7 @@ export class HttpClient {
     private readonly limits: HttpClientLimits = {},
   ) {
     this.timeoutMs = limits.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.maxResponseBytes = limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   get last(): Exchange | undefined {
@@ -110,10 +122,60 @@ export class HttpClient {
     return this.limits.signal;
   }
 
-  /** A signal for one request: the request time-out, and the end of the case. */
+  /**
+   * A signal for one request: the request time-out, and the end of the case. The time-out is a
+   * timer of the client's own, which holds the controller: `AbortSignal.timeout` (alone or inside
+   * `AbortSignal.any`) is only weakly held on Node 20, so a garbage collection mid-request lost it
+   * and a trickling answer ran on to the case's limit. `done` clears the timer and the listener.
+   */
+  requestSignal(): { signal: AbortSignal; done: () => void } {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${seconds(this.timeoutMs)}`, "TimeoutError")), this.timeoutMs);
+    // A signal nobody calls done() on (signal() below) must not keep the process alive.
+    timer.unref();
+    const caseSignal = this.limits.signal;
+    const onCaseEnd = () => controller.abort(caseSignal!.reason);
+    if (caseSignal?.aborted) onCaseEnd();
+    else caseSignal?.addEventListener("abort", onCaseEnd, { once: true });
+    return {
+      signal: controller.signal,
+      done: () => {
+        clearTimeout(timer);
+        caseSignal?.removeEventListener("abort", onCaseEnd);
+      },
+    };
+  }
+
+  /** A signal for one request whose end the caller does not report (prefer `send`, which does). */
   signal(): AbortSignal {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    return this.limits.signal ? AbortSignal.any([timeout, this.limits.signal]) : timeout;
+    return this.requestSignal().signal;
+  }
+
+  /**
+   * Sends one request with `sendRequest` (fetch, undici's request, …) under the request's signal and
+   * reads the body `bodyOf` gives within the time-out and the byte limit: a CaseFailure when no
+   * (complete) answer came or the body is over the limit. Every read of a target's answer the
+   * suite makes goes through here or through `request`, which uses it.
+   */
+  async send<R>(method: string, url: string, sendRequest: (signal: AbortSignal) => Promise<R>, bodyOf: (res: R) => AsyncIterable<Uint8Array> | null | undefined): Promise<{ res: R; text: string }> {
+    const { signal, done } = this.requestSignal();
+    try {
+      const res = await sendRequest(signal);
+      const text = await readBoundedText(bodyOf(res), this.maxResponseBytes);
+      return { res, text };
+    } catch (error) {
+      if (error instanceof ResponseTooLarge) throw this.tooLarge(method, url, error);
+      throw this.noAnswer(method, url, error);
+    } finally {
+      done();
+    }
+  }
+
+  private tooLarge(method: string, url: string, error: ResponseTooLarge): CaseFailure {
+    return new CaseFailure(`the answer to ${method} ${url} is larger than the suite reads (${sizeText(error.limit)}, --max-response-bytes): it was not read to the end`, {
+      expected: `an answer of at most ${sizeText(error.limit)} (decoded)`,
+      actual: `more than ${error.limit} bytes, beginning ${JSON.stringify(error.head)}`,
+    });
   }
 
   /** The CaseFailure for a request that got no (complete) answer: a time-out says so plainly. */
@@ -159,14 +221,8 @@ export class HttpClient {
     }
     this.lastSent = { method, url, requestHeaders: headers, requestBody: body };
     this.keepCredentialsHome(url, headers);
-    let res: Response;
-    let text: string;
-    try {
-      res = await this.fetchImpl(url, { method, headers, body, redirect: "manual", signal: this.signal() });
-      text = await res.text();
-    } catch (error) {
-      throw this.noAnswer(method, url, error);
-    }
+    // fetch undoes the Content-Encoding as the body streams: the limit counts decoded bytes.
+    const { res, text } = await this.send(method, url, (signal) => this.fetchImpl(url, { method, headers, body, redirect: "manual", signal }), (r) => r.body);
     return this.record({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseText: text }, res.headers, op && options.validate !== false ? options.operationId : undefined);
   }
 
@@ -195,7 +251,7 @@ export class HttpClient {
     const { method, url, status, responseText: text } = sent;
     const responseHeaders: Record<string, string> = {};
     headers.forEach((v, k) => (responseHeaders[k] = v));
-    const exchange: Exchange = { method, url, requestHeaders: sent.requestHeaders, requestBody: sent.requestBody, status, responseHeaders, responseText: text };
+    const exchange: Exchange = { method, url, requestHeaders: sent.requestHeaders, requestBody: sent.requestBody, status, responseHeaders, responseText: text.length > EXCHANGE_TEXT_LIMIT ? text.slice(0, EXCHANGE_TEXT_LIMIT) : text, ...(text.length > EXCHANGE_TEXT_LIMIT ? { responseLength: text.length } : {}) };
     this.exchanges.push(exchange);
     this.lastSent = exchange;
     const response: HttpResponse = {
@@ -246,7 +302,8 @@ function contractProblems(operationId: OperationId, response: HttpResponse): Rul
   if (verdict.valid) return [];
   return verdict.errors.map((e) => {
     const v: Violation = { operationId, status: response.status, path: e.path, message: e.message, body };
-    return { ...v, rule: ruleOfViolation(v), actual: valueAt({ status: response.status, headers, body }, e.path) };
+    // The value at the pointer may be the whole body: findings and failures keep an excerpt.
+    return { ...v, rule: ruleOfViolation(v), actual: excerpt(valueAt({ status: response.status, headers, body }, e.path)) };
   });
 }
 

@@ -92,6 +92,8 @@ export interface Profile {
   triggerParams?: Record<string, Record<string, string>>;
   /** How long to wait for a webhook delivery (default 10000 ms). */
   deliveryTimeoutMs?: number;
+  /** What the suite lets the target make it do (the CLI's --max-response-bytes wins). */
+  limits?: { maxResponseBytes?: number };
   /** PKCE (RFC 7636, S256) beyond the seed; false skips the OAUTH-PKCE cases. Default true. */
   pkce?: boolean;
   /**

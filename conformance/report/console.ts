@@ -7,6 +7,7 @@
  */
 import type { CaseResult, RunSummary } from "../core/types.ts";
 import type { ProgressEvent } from "../run/runner.ts";
+import { inert } from "../core/inert-text.ts";
 import { countsText, failedRules, formatDuration, formatValue, groupByArea, levelLines, summaryLine } from "./format.ts";
 import { failuresOf, ruleOfFailure } from "../run/rule-results.ts";
 
@@ -32,7 +33,7 @@ function indent(text: string, prefix: string): string {
 }
 
 function clean(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return inert(text);
 }
 
 export class ConsoleReporter {
@@ -47,13 +48,13 @@ export class ConsoleReporter {
   /** Pass to runSuite's onProgress. */
   readonly onProgress = (event: ProgressEvent): void => {
     if (event.type === "start") {
-      this.options.write(`Conformance run against ${event.target.baseUrl} (web host ${event.target.authUrl}): ${event.total} ${event.total === 1 ? "case" : "cases"}\n`);
+      this.options.write(`Conformance run against ${clean(event.target.baseUrl)} (web host ${clean(event.target.authUrl)}): ${event.total} ${event.total === 1 ? "case" : "cases"}\n`);
     } else if (event.type === "case") {
       const width = String(event.total).length;
       const { mark, style } = MARK[event.result.status];
       const r = event.result;
-      const tail = r.status === "skipped" ? this.paint("dim", `skipped: ${clean(r.reason ?? "")}`) : this.paint("dim", `(${formatDuration(r.durationMs)})`);
-      this.options.write(`[${String(event.index + 1).padStart(width)}/${event.total}] ${this.paint(style, mark)} ${r.id}  ${r.title}  ${tail}\n`);
+      const tail = r.status === "skipped" ? this.paint("dim", `skipped: ${inert(r.reason ?? "", { oneLine: true })}`) : this.paint("dim", `(${formatDuration(r.durationMs)})`);
+      this.options.write(`[${String(event.index + 1).padStart(width)}/${event.total}] ${this.paint(style, mark)} ${clean(r.id)}  ${clean(r.title)}  ${tail}\n`);
     }
   };
 
@@ -80,7 +81,7 @@ export class ConsoleReporter {
     }
     if (summary.decisions?.off.length) out.push(`  ${this.paint("dim", `switched off in the profile: ${summary.decisions.off.join(", ")}`)}`);
     const declared = Object.entries(summary.decisions?.declared ?? {});
-    if (declared.length > 0) out.push(`  ${this.paint("dim", `declared: ${declared.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")}`)}`);
+    if (declared.length > 0) out.push(`  ${this.paint("dim", clean(`declared: ${declared.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")}`))}`);
     const line = summaryLine(summary);
     out.push("", this.paint(summary.counts.failed > 0 ? "red" : "green", line), "");
     this.options.write(out.join("\n"));
@@ -92,13 +93,14 @@ export class ConsoleReporter {
     all.forEach((f, i) => {
       if (all.length > 1) lines.push(`      ${this.paint("dim", `— ${i + 1} of ${all.length}${f.fatal ? " (the case stopped here)" : ""}`)}`);
       const rule = ruleOfFailure(r, f);
-      if (rule) lines.push(`      rule:     ${rule} (${rule.startsWith("S-") ? "seed" : "contract decision"})`);
+      if (rule) lines.push(`      rule:     ${clean(rule)} (${rule.startsWith("S-") ? "seed" : "contract decision"})`);
       lines.push(`      failure:  ${indent(f.message ?? "failed", "                ")}`);
       if (f.expected !== undefined || f.actual !== undefined) {
         lines.push(`      expected: ${indent(formatValue(f.expected, this.max), "                ")}`);
         lines.push(`      actual:   ${indent(formatValue(f.actual, this.max), "                ")}`);
       }
-      if (f.pointer !== undefined) lines.push(`      pointer:  ${f.pointer || "/"}`);
+      // A pointer can name the target's own keys (an unexpected property): its text too.
+      if (f.pointer !== undefined) lines.push(`      pointer:  ${clean(f.pointer || "/")}`);
       if (f.curl) lines.push(`      curl:     ${clean(f.curl)}`);
     });
     for (const note of r.notes) lines.push(`      note:     ${indent(note, "                ")}`);

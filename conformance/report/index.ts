@@ -4,9 +4,10 @@
  * results.schema.json) and report.html. The console reporter streams during the run instead
  * (console.ts).
  */
-import { accessSync, constants, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { accessSync, closeSync, constants, lstatSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { makeFolder } from "../../generators/make-folder.ts";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { RunSummary } from "../core/types.ts";
 import { htmlReport } from "./html.ts";
 import { junitXml } from "./junit.ts";
@@ -39,10 +40,44 @@ type FileReporterName = Exclude<ReporterName, "console">;
 export function prepareReportDir(reporters: readonly ReporterName[], outDir: string): FileReporterName[] {
   const files = reporters.filter((name): name is FileReporterName => name !== "console");
   if (files.length > 0) {
+    refuseLink(outDir);
     makeFolder(outDir);
     accessSync(outDir, constants.W_OK);
   }
   return files;
+}
+
+/** The report folder itself may not be a symbolic link: the suite writes only where it was told. */
+function refuseLink(path: string): void {
+  let link = false;
+  try {
+    link = lstatSync(path).isSymbolicLink();
+  } catch {
+    return; // not there yet: made below
+  }
+  if (link) throw Object.assign(new Error(`${path} is a symbolic link (reports are not written through links)`), { code: "ELOOP" });
+}
+
+/**
+ * One report file, never through a symbolic link: written to a new file of a random name in the
+ * folder (O_EXCL | O_NOFOLLOW: made by this call, nothing planted) and renamed over the report's
+ * name, which replaces whatever was there — a link planted as `report.html` is replaced as a
+ * name, its target untouched.
+ */
+function writeReportFile(path: string, text: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  try {
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 /** Writes the file reporters' output; returns the paths written. */
@@ -50,7 +85,7 @@ export function writeReports(summary: RunSummary, reporters: readonly ReporterNa
   return prepareReportDir(reporters, outDir).map((name) => {
     const { file, render } = REPORT_FILES[name];
     const path = join(outDir, file);
-    writeFileSync(path, render(summary));
+    writeReportFile(path, render(summary));
     return path;
   });
 }

@@ -40,6 +40,8 @@ export interface RunResources {
   fetch?: typeof fetch;
   /** Per request (default 10 s). */
   requestTimeoutMs?: number;
+  /** The most one answer's body may weigh, decoded (default 8 MB). */
+  maxResponseBytes?: number;
   decisions?: Decisions;
   /** Where findings go (the runner's list). */
   findings?: Finding[];
@@ -83,7 +85,7 @@ export function caseContext(run: RunResources, notes: string[], signal?: AbortSi
   const decisions = run.decisions ?? new Decisions(run.profile.decisions);
   const judge = contractJudge(meta.id, meta.rules ?? [], decisions, run.findings);
   const notImplemented = new Set(run.profile.notImplemented ?? []);
-  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, signal, judge, notImplemented });
+  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge, notImplemented });
   return {
     profile: run.profile,
     baseUrl: run.baseUrl,

@@ -11,6 +11,23 @@
 import { randomBytes } from "node:crypto";
 import type { Profile } from "../core/profile.ts";
 import { REFERENCE_USERS, demoProfileShape } from "../reference-profile.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../core/bounded-body.ts";
+import { inert } from "../core/inert-text.ts";
+import { withOwnedTimeout } from "../core/owned-timeout.ts";
+
+/** How long each request of the detection may take, answer and body. */
+const REQUEST_MS = 10_000;
+
+/**
+ * One request with a timer of its own (held here, not by a weakly held AbortSignal.timeout) over
+ * the answer and its body, the body read within the suite's byte limit.
+ */
+async function bounded(fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<{ status: number; text: string }> {
+  return withOwnedTimeout(REQUEST_MS, async (signal) => {
+    const res = await fetchImpl(url, { ...init, redirect: "manual", signal });
+    return { status: res.status, text: await readBoundedText(res.body, DEFAULT_MAX_RESPONSE_BYTES) };
+  });
+}
 
 export class DemoProfileError extends Error {
   override name = "DemoProfileError";
@@ -24,8 +41,7 @@ function basic(login: string, password: string): string {
 export async function hasDemoData(baseUrl: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
   const { login, password } = REFERENCE_USERS.main;
   try {
-    const res = await fetchImpl(`${baseUrl}/authorizations`, { headers: { accept: "application/json", authorization: basic(login, password) }, signal: AbortSignal.timeout(10_000) });
-    await res.body?.cancel();
+    const res = await bounded(fetchImpl, `${baseUrl}/authorizations`, { headers: { accept: "application/json", authorization: basic(login, password) } });
     return res.status === 200;
   } catch {
     return false;
@@ -33,14 +49,28 @@ export async function hasDemoData(baseUrl: string, fetchImpl: typeof fetch = fet
 }
 
 async function personalToken(baseUrl: string, user: { login: string; password: string; scopes: readonly string[] }, fetchImpl: typeof fetch): Promise<string> {
-  const res = await fetchImpl(`${baseUrl}/authorizations`, {
-    method: "POST",
-    headers: { accept: "application/json", "content-type": "application/json", authorization: basic(user.login, user.password) },
-    body: JSON.stringify({ scopes: user.scopes, note: `conformance demo profile ${randomBytes(4).toString("hex")}` }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json().catch(() => ({}))) as { token?: string; message?: string };
-  if (res.status !== 201 || !body.token) throw new DemoProfileError(`the demo profile needs a token for ${user.login}: POST ${baseUrl}/authorizations answered ${res.status}${body.message ? ` (${body.message})` : ""}; is this a server with the demo data (serve --seed demo)?`);
+  const url = `${baseUrl}/authorizations`;
+  let res: { status: number; text: string };
+  try {
+    res = await bounded(fetchImpl, url, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json", authorization: basic(user.login, user.password) },
+      body: JSON.stringify({ scopes: user.scopes, note: `conformance demo profile ${randomBytes(4).toString("hex")}` }),
+    });
+  } catch (error) {
+    throw new DemoProfileError(`the demo profile needs a token for ${user.login}: POST ${url} got no answer (${inert((error as Error).message, { oneLine: true }).slice(0, 200)})`);
+  }
+  let body: { token?: unknown; message?: unknown } = {};
+  try {
+    body = (JSON.parse(res.text) ?? {}) as typeof body;
+  } catch {
+    // not JSON: said below by the status
+  }
+  if (res.status !== 201 || typeof body.token !== "string" || body.token === "") {
+    // The target's message goes to the terminal: made inert, on one line, and short.
+    const message = typeof body.message === "string" && body.message !== "" ? ` (${inert(body.message, { oneLine: true }).slice(0, 200)})` : "";
+    throw new DemoProfileError(`the demo profile needs a token for ${user.login}: POST ${url} answered ${res.status}${message}; is this a server with the demo data (serve --seed demo)?`);
+  }
   return body.token;
 }
 

@@ -1,4 +1,35 @@
 /**
+ * The most of one expected or actual value a result keeps, as JSON text: a failure that read a
+ * target's 40 MB answer keeps the beginning of it and says how long it was, so every report stays
+ * small and a run against a huge answer still writes them.
+ */
+export const VALUE_LIMIT = 16 * 1024;
+/** Any one string inside a kept value (a long body inside a small object). */
+export const STRING_LIMIT = 4 * 1024;
+
+/** A string cut to `limit` characters, saying how long it was. */
+export function cutText(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}… (an excerpt: the first ${limit} of ${text.length} characters)` : text;
+}
+
+/**
+ * `value` as a report may keep it: itself when small; long strings inside it cut; and when its
+ * JSON is still over VALUE_LIMIT, an excerpt of that JSON as one string, saying its full length.
+ */
+export function excerpt(value: unknown): unknown {
+  if (typeof value === "string") return cutText(value, STRING_LIMIT);
+  if (value === null || typeof value !== "object") return value;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" ? cutText(v, STRING_LIMIT) : typeof v === "bigint" ? v.toString() : v));
+  } catch {
+    return value; // cyclic and the like: jsonSafe deals with those
+  }
+  if (text === undefined) return value;
+  return text.length > VALUE_LIMIT ? cutText(text, VALUE_LIMIT) : (JSON.parse(text) as unknown);
+}
+
+/**
  * Expected and actual values come from cases and can be anything — a Buffer of raw webhook bytes,
  * a bigint, a Headers object, a cyclic structure. Results are written as JSON and embedded in
  * reports, so each value is turned into plain JSON once, here, where the result is made.
@@ -24,5 +55,5 @@ export function jsonSafe(value: unknown): unknown {
     }
     return v;
   });
-  return text === undefined ? String(value) : (JSON.parse(text) as unknown);
+  return excerpt(text === undefined ? String(value) : (JSON.parse(text) as unknown));
 }

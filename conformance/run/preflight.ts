@@ -4,6 +4,8 @@
  * would show up as every case failing, which reads like a hundred defects instead of one typo.
  * Each URL is tried once, however often it is given (the API and web hosts may be one).
  */
+import { withOwnedTimeout } from "../core/owned-timeout.ts";
+
 export interface Unreachable {
   url: string;
   reason: string;
@@ -13,8 +15,11 @@ export async function checkReachable(urls: readonly string[], timeoutMs = 5000, 
   const results = await Promise.all(
     [...new Set(urls)].map(async (url): Promise<Unreachable | undefined> => {
       try {
-        const res = await fetchImpl(url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-        await res.body?.cancel();
+        // Only the answer's head counts: the body is never read (cancelled at once).
+        await withOwnedTimeout(timeoutMs, async (signal) => {
+          const res = await fetchImpl(url, { method: "GET", redirect: "manual", signal });
+          await res.body?.cancel();
+        });
         return undefined;
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -18,6 +18,7 @@
  * test/conformance/independent-server.test.ts checks the totals still hold).
  */
 import type { Area, CaseMeta } from "../core/types.ts";
+import { withOwnedTimeout } from "../core/owned-timeout.ts";
 
 /** Counted API requests a full run of each area makes: anonymous, with users[0]'s token, and refused for credentials. */
 export const AREA_REQUESTS: Readonly<Record<Area, { anonymous: number; user: number; refused: number }>> = {
@@ -52,12 +53,13 @@ interface Left {
   remaining: number;
   limit?: number;
   reset?: number;
+  /** The header as sent, for a reset no date can hold. */
+  resetText?: string;
 }
 
 async function left(baseUrl: string, token: string | undefined, fetchImpl: typeof fetch): Promise<Left | undefined> {
   try {
-    const res = await fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", ...(token ? { authorization: `token ${token}` } : {}) }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
-    return await readLeft(res);
+    return await withOwnedTimeout(10_000, (signal) => fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", ...(token ? { authorization: `token ${token}` } : {}) }, redirect: "manual", signal }).then(readLeft));
   } catch {
     return undefined;
   }
@@ -71,8 +73,9 @@ async function left(baseUrl: string, token: string | undefined, fetchImpl: typeo
  */
 async function countsRefused(baseUrl: string, before: Left, fetchImpl: typeof fetch): Promise<Left | undefined> {
   try {
-    const bad = await fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", authorization: "token conformance-budget-probe-not-a-token" }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
-    const after = await readLeft(bad);
+    const after = await withOwnedTimeout(10_000, (signal) =>
+      fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", authorization: "token conformance-budget-probe-not-a-token" }, redirect: "manual", signal }).then(readLeft),
+    );
     return after !== undefined && after.remaining < before.remaining ? after : undefined;
   } catch {
     return undefined;
@@ -83,17 +86,24 @@ async function readLeft(res: Response): Promise<Left | undefined> {
   await res.body?.cancel();
   const number = (name: string) => {
     const v = res.headers.get(name);
-    return v !== null && /^\d+$/.test(v.trim()) ? Number(v) : undefined;
+    return v !== null && /^\d{1,30}$/.test(v.trim()) ? Number(v) : undefined;
   };
   const remaining = number("x-ratelimit-remaining");
   // A target without the seed's header: nothing to read, and its own cases will say so.
-  return remaining === undefined ? undefined : { remaining, limit: number("x-ratelimit-limit"), reset: number("x-ratelimit-reset") };
+  return remaining === undefined ? undefined : { remaining, limit: number("x-ratelimit-limit"), reset: number("x-ratelimit-reset"), resetText: res.headers.get("x-ratelimit-reset") ?? undefined };
 }
 
-function when(reset: number | undefined): string {
+/**
+ * When the window resets, as the target said it. The header is the target's text: a value no date
+ * can hold (99999999999999999999, years past 275760) is quoted as it came, never turned into a
+ * Date whose toISOString throws.
+ */
+function when(reset: number | undefined, raw: string | undefined): string {
   if (reset === undefined) return "";
   const seconds = reset > 1e11 ? reset / 1000 : reset; // tolerate a target that sends milliseconds
-  return ` until ${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z")} (X-RateLimit-Reset)`;
+  const date = new Date(seconds * 1000);
+  if (!Number.isFinite(date.getTime())) return ` until X-RateLimit-Reset ${JSON.stringify((raw ?? "").slice(0, 40))}, which is no date`;
+  return ` until ${date.toISOString().replace(/\.\d{3}Z$/, "Z")} (X-RateLimit-Reset)`;
 }
 
 /**
@@ -118,7 +128,7 @@ export async function rateBudgetProblem(options: { baseUrl: string; token?: stri
     // The probe itself was one request; what is left after it must cover the run.
     if (l && l.remaining < need) {
       const raise = who === "anonymous" ? "raise the target's anonymous limit (the reference: serve --rate-limit 5000,1000)" : "raise the target's per-user limit";
-      return `the target's ${who} rate limit will not last this run: ${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset)}, the selected cases need about ${need}; wait for the reset, ${raise}, or select fewer cases (--skip robustness)`;
+      return `the target's ${who} rate limit will not last this run: ${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset, l.resetText)}, the selected cases need about ${need}; wait for the reset, ${raise}, or select fewer cases (--skip robustness)`;
     }
   }
   return undefined;

@@ -23,6 +23,7 @@ import { applyFindings, levelCounts, ruleResults } from "./rule-results.ts";
 import { jsonSafe } from "./json-safe.ts";
 import { needsReceiver, unmetNeed, type RunFacilities } from "./needs.ts";
 import { selectCases } from "./select.ts";
+import { secretRedactor } from "../core/secret-redact.ts";
 import { suggestionOf } from "./suggest.ts";
 
 export const DEFAULT_CASE_TIMEOUT_MS = 30_000;
@@ -45,6 +46,8 @@ export interface SuiteOptions {
   timeoutMs?: number;
   /** Per request, from sending it to the end of its body; default 10 s. */
   requestTimeoutMs?: number;
+  /** The most one answer's body may weigh, decoded, so it bounds decompression too; default 8 MB. */
+  maxResponseBytes?: number;
   /** Where the built-in webhook receiver listens (default 127.0.0.1); false: no receiver. */
   receiverHost?: string | false;
   /** A receiver to use instead of starting one (the caller closes it). */
@@ -255,13 +258,15 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl, target.baseUrl);
   const decisions = new Decisions(options.profile.decisions);
   const findings: Finding[] = [];
-  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs, decisions, findings };
+  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs, maxResponseBytes: options.maxResponseBytes ?? options.profile.limits?.maxResponseBytes, decisions, findings };
 
   const results: CaseResult[] = [];
+  const redact = secretRedactor(options.profile);
   options.onProgress?.({ type: "start", total: selected.length, target });
   try {
     for (const [index, c] of selected.entries()) {
-      const result = await runOne(c, run, facilities, timeoutMs, decisions);
+      // The profile's secrets leave no result (its failure, curl line, notes): redacted as it is made.
+      const result = redact(await runOne(c, run, facilities, timeoutMs, decisions));
       results.push(result);
       options.onProgress?.({ type: "case", result, index, total: selected.length });
     }
@@ -270,9 +275,9 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     await ownReceiver?.close();
   }
 
-  const summary = summarize(target, startedAt, performance.now() - started, results, findings, decisions);
+  const summary = summarize(target, startedAt, performance.now() - started, results, findings.map(redact), decisions);
   // What the profile's decisions would need for the contract level to pass (conformance --suggest-decisions).
-  summary.suggestedDecisions = suggestionOf(summary, options.profile.decisions ?? {});
+  summary.suggestedDecisions = redact(suggestionOf(summary, options.profile.decisions ?? {}));
   options.onProgress?.({ type: "end", summary });
   return summary;
 }

@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import type { Profile, TriggerStep } from "../core/profile.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
 import type { HttpClient } from "../core/http.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../core/bounded-body.ts";
 
 /** How long one command step may run. */
 export const COMMAND_TIMEOUT_MS = 60_000;
@@ -89,17 +90,24 @@ async function httpStep(step: Extract<TriggerStep, { http: unknown }>["http"], p
     }
   }
   const method = step.method.toUpperCase();
+  const fetchImpl = options.fetch ?? fetch;
   let res: Response;
   let text: string;
-  try {
-    res = await (options.fetch ?? fetch)(url, { method, headers, body, redirect: "manual", ...(options.http ? { signal: options.http.signal() } : {}) });
-    text = await res.text();
-  } catch (error) {
-    if ((error as Error).name === "TimeoutError" && options.http) {
-      const failure = options.http.noAnswer(method, url, error);
+  if (options.http) {
+    // The case's client: its request time-out, the end of the case, and its byte limit.
+    try {
+      ({ res, text } = await options.http.send(method, url, (signal) => fetchImpl(url, { method, headers, body, redirect: "manual", signal }), (r) => r.body));
+    } catch (error) {
+      const failure = error as CaseFailure;
       throw new CaseFailure(`trigger "${event}": ${failure.message}`, failure.detail);
     }
-    throw new CaseFailure(`trigger "${event}": ${method} ${url} failed: ${(error as Error).message}`, { expected: "an HTTP response", actual: String((error as Error).cause ?? error) });
+  } else {
+    try {
+      res = await fetchImpl(url, { method, headers, body, redirect: "manual" });
+      text = await readBoundedText(res.body, DEFAULT_MAX_RESPONSE_BYTES);
+    } catch (error) {
+      throw new CaseFailure(`trigger "${event}": ${method} ${url} failed: ${(error as Error).message}`, { expected: "an HTTP response", actual: String((error as Error).cause ?? error) });
+    }
   }
   if (res.status < 200 || res.status > 299) {
     throw new CaseFailure(`trigger "${event}": ${method} ${url} answered ${res.status}`, { expected: "2xx", actual: `${res.status} ${text.slice(0, 300)}` });

@@ -104,3 +104,20 @@ describe.concurrent("conformance: problems found before the first case", () => {
     expect(result.stderr.trim()).toBe(`service-contract: the target does not answer: ${url} (ECONNREFUSED)`);
   });
 });
+
+// Issue 34, point 8: exit 1 means only "a seed rule failed". A crash of the command itself — an
+// exception thrown in a callback, a rejected promise nobody awaited — exited 1 by Node's default,
+// which a pipeline reads as a verdict on the target. Injected here (fault injection lives in
+// tests: a module preloaded into the binary's process, throwing at the run's first request).
+describe.concurrent("conformance: a crash of the command is exit 4, never 1", () => {
+  it.each([
+    ["an uncaught exception", "process.nextTick(() => { throw new Error('injected crash') })"],
+    ["an unhandled rejection", "void Promise.reject(new Error('injected crash'))"],
+  ])("%s: exit 4 and an internal-error line", async (_name, crash) => {
+    const preload = join(dir, `crash-${crash.length}.mjs`);
+    writeFileSync(preload, `const real = globalThis.fetch;\nlet once = false;\nglobalThis.fetch = (...args) => { if (!once) { once = true; ${crash}; } return real(...args); };\n`);
+    const result = await runCli(["conformance", "--base-url", hangingUrl, "--auth-url", hangingUrl, "--profile", PROFILE, "--only", "FEEDS-ETAG-001"], { env: { NODE_OPTIONS: `--import ${preload}` } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^service-contract: internal error \(a bug of service-contract; please report it with this text\): Error: injected crash\n\s+at /);
+  }, ceiling(60_000));
+});

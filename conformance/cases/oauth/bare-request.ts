@@ -11,15 +11,9 @@ import type { CaseContext } from "../../core/types.ts";
 export async function postFormWithoutAccept(ctx: CaseContext, operationId: OperationId, url: string, fields: Record<string, string>): Promise<HttpResponse> {
   const body = new URLSearchParams(fields).toString();
   const requestHeaders = { "content-type": "application/x-www-form-urlencoded" };
-  let res: Awaited<ReturnType<typeof request>>;
   ctx.http.lastSent = { method: "POST", url, requestHeaders, requestBody: body };
-  let text: string;
-  try {
-    res = await request(url, { method: "POST", headers: requestHeaders, body, signal: ctx.http.signal() });
-    text = await res.body.text();
-  } catch (error) {
-    throw ctx.http.noAnswer("POST", url, error);
-  }
+  // The case's client reads the answer: its time-out, the end of the case, its byte limit.
+  const { res, text } = await ctx.http.send("POST", url, (signal) => request(url, { method: "POST", headers: requestHeaders, body, signal }), (r) => r.body);
   const headers = new Headers();
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of [v].flat()) headers.append(k, String(one));
   return ctx.http.record({ method: "POST", url, requestHeaders, requestBody: body, status: res.statusCode, responseText: text }, headers, operationId);

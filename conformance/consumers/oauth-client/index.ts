@@ -15,6 +15,7 @@ import { clientBrowser } from "./browser.ts";
 import { CLIENT_CASES } from "./cases.ts";
 import { clientContext, type ClientCase } from "./context.ts";
 import type { ClientProfile } from "./profile.ts";
+import { secretRedactor } from "../../core/secret-redact.ts";
 
 export { CLIENT_CASES };
 export { startAuthorizationServer, type AuthorizationServer } from "./authorization-server.ts";
@@ -54,15 +55,19 @@ export async function runOAuthClientSuite(options: OAuthClientSuiteOptions): Pro
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const results: CaseResult[] = [];
+  // The client's secret leaves no result: redacted as each is made, like the server suite's.
+  const redact = secretRedactor({ users: [], app: { clientId: options.profile.clientId, clientSecret: options.profile.clientSecret, callbackUrl: options.profile.callbackUrl } });
   try {
     options.onStarted?.(server.urls);
     options.onProgress?.({ type: "start", total: selected.length, target });
     for (const [index, c] of selected.entries()) {
-      const result = await runCase(c, timeoutMs, (signal, notes) => ({
-        // The client's requests are not the suite's: the curl line, if any, is the suite's own.
-        http: new HttpClient(server.urls.api, server.urls.auth, fetch, { signal }),
-        run: () => c.run(clientContext(options.profile, server, browser, notes, signal)),
-      }));
+      const result = redact(
+        await runCase(c, timeoutMs, (signal, notes) => ({
+          // The client's requests are not the suite's: the curl line, if any, is the suite's own.
+          http: new HttpClient(server.urls.api, server.urls.auth, fetch, { signal }),
+          run: () => c.run(clientContext(options.profile, server, browser, notes, signal)),
+        })),
+      );
       results.push(result);
       options.onProgress?.({ type: "case", result, index, total: selected.length });
     }
