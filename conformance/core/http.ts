@@ -14,6 +14,7 @@ import { redactedCurlParts } from "./curl-redact.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readBoundedText, sizeText } from "./bounded-body.ts";
 import { excerpt } from "../run/json-safe.ts";
 import { refuseNotImplemented } from "./not-implemented.ts";
+import { homeOrigins, keepSecretsHome } from "./credentials-home.ts";
 
 export type OperationId = keyof typeof operationTable;
 
@@ -91,6 +92,13 @@ export interface HttpClientLimits {
   maxResponseBytes?: number;
   /** The profile's `notImplemented`: a request to one of them skips the case instead (not-implemented.ts). */
   notImplemented?: ReadonlySet<string>;
+  /**
+   * The profile's secrets (credentials-home.ts profileSecrets): a request to another origin that
+   * carries one in its URL or body is refused before it is sent, as headers are.
+   */
+  secrets?: readonly string[];
+  /** The identity providers the profile names (`authorize.allowOrigins`): the login form's post may go there. */
+  allowOrigins?: readonly string[];
 }
 
 /** A request as sent, whether or not an answer came: enough for a curl line. */
@@ -221,6 +229,7 @@ export class HttpClient {
     }
     this.lastSent = { method, url, requestHeaders: headers, requestBody: body };
     this.keepCredentialsHome(url, headers);
+    if (this.limits.secrets?.length) keepSecretsHome({ url, body }, homeOrigins([this.baseUrl, this.authUrl], this.limits.allowOrigins), this.limits.secrets);
     // fetch undoes the Content-Encoding as the body streams: the limit counts decoded bytes.
     const { res, text } = await this.send(method, url, (signal) => this.fetchImpl(url, { method, headers, body, redirect: "manual", signal }), (r) => r.body);
     return this.record({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseText: text }, res.headers, op && options.validate !== false ? options.operationId : undefined);

@@ -20,6 +20,7 @@ import { Decisions, isDecision } from "../core/decisions.ts";
 import { currentCase } from "../core/case-scope.ts";
 import type { Authorizer } from "../authorize/index.ts";
 import { runTrigger } from "./trigger.ts";
+import { profileSecrets } from "../core/credentials-home.ts";
 
 /** A contract problem seen in one case that counts against a rule of another. */
 export interface Finding {
@@ -85,7 +86,7 @@ export function caseContext(run: RunResources, notes: string[], signal?: AbortSi
   const decisions = run.decisions ?? new Decisions(run.profile.decisions);
   const judge = contractJudge(meta.id, meta.rules ?? [], decisions, run.findings);
   const notImplemented = new Set(run.profile.notImplemented ?? []);
-  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge, notImplemented });
+  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge, notImplemented, secrets: profileSecrets(run.profile), allowOrigins: run.profile.authorize?.allowOrigins });
   return {
     profile: run.profile,
     baseUrl: run.baseUrl,

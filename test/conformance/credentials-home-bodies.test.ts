@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runSuite } from "../../conformance/run/runner.ts";
 import { carriesSecret, homeOrigins, keepSecretsHome, profileSecrets } from "../../conformance/core/credentials-home.ts";
 import { CaseFailure } from "../../conformance/core/failure.ts";
+import type { Case } from "../../conformance/core/types.ts";
 import { AUTHORIZE_CASES } from "./reference-cases.ts";
 import { foreignLoginProfile, leaks, SECRETS, startForeignLogin } from "./foreign-login.ts";
 
@@ -37,6 +38,33 @@ describe("credentials stay home: form bodies", () => {
     const { target, elsewhere } = sites;
     await runSuite({ baseUrl: target.url, authUrl: target.url, profile: foreignLoginProfile({ driver: "form", allowOrigins: [elsewhere.url] }), cases: AUTHORIZE_CASES.slice(0, 1), receiverHost: false });
     expect(leaks(elsewhere).map((x) => `${x.method} ${x.url}`)).toEqual(["POST /session"]);
+  });
+
+  it("the suite's own HTTP client refuses a body carrying a profile secret to another origin: nothing is sent, the case fails against D-URL-ORIGINS", async () => {
+    sites = await startForeignLogin();
+    const { target, elsewhere } = sites;
+    // A URL the target handed out (a Link, a Location) that a case follows with a body of the profile's.
+    const follows = (what: string, body: { form?: Record<string, string>; json?: unknown }): Case => ({
+      id: `FAKE-BODY-${what.toUpperCase()}-001`,
+      title: `posts the ${what} where the target points`,
+      area: "oauth",
+      seed: "s",
+      rules: ["S-OAUTH-FLOW"],
+      async run(ctx) {
+        await ctx.http.request({ method: "POST", path: `${elsewhere.url}/collect`, ...body });
+      },
+    });
+    const cases = [follows("password", { form: { login: "octocat", password: SECRETS.password } }), follows("secret", { json: { client_id: "Iv1.conformance", client_secret: [SECRETS.clientSecret] } })];
+    const summary = await runSuite({ baseUrl: target.url, authUrl: target.url, profile: foreignLoginProfile({ driver: "form" }), cases, receiverHost: false });
+    for (const r of summary.results) {
+      expect(r.status, r.id).toBe("failed");
+      expect(r.failure!.rule, r.id).toBe("D-URL-ORIGINS");
+    }
+    expect(elsewhere.requests).toEqual([]);
+    // The same request to the target's own origin goes out.
+    const home = await runSuite({ baseUrl: target.url, authUrl: target.url, profile: foreignLoginProfile({ driver: "form" }), cases: [{ ...cases[0]!, run: (ctx) => ctx.http.request({ method: "POST", path: "/collect", form: { password: SECRETS.password } }).then(() => undefined) }], receiverHost: false });
+    expect(home.results[0]!.status).toBe("passed");
+    expect(target.requests.some((x) => x.method === "POST" && x.url === "/collect")).toBe(true);
   });
 
   it("keepSecretsHome finds a secret in a URL, a form body and a JSON body, only on other origins", () => {
