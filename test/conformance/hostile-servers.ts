@@ -75,6 +75,8 @@ export async function startHostileServer(abuse: Abuse, options: { trickleBytes?:
         res.writeHead(200, { "content-type": "application/json", "content-length": String(40 * MB) });
         return pump(res, CHUNK, (40 * MB) / CHUNK.length, count);
       case "burst-then-trickle": {
+        // The target's pace, not a test's time limit (those are ceiling(…), test/ceilings.ts).
+        const TRICKLE_EVERY_MS = 1000;
         // A burst (headers and 64 KB), then one byte a second, for at most `trickleBytes` seconds.
         res.writeHead(200, { "content-type": "application/json" });
         res.write(CHUNK);
@@ -89,7 +91,7 @@ export async function startHostileServer(abuse: Abuse, options: { trickleBytes?:
           }
           res.write(" ");
           count(1);
-        }, 1000);
+        }, TRICKLE_EVERY_MS);
         timers.add(timer);
         startedTrickle();
         return;

@@ -129,7 +129,7 @@ describe("every departure in one run", () => {
     const summary = await run([DEPARTURES, FATAL]);
     const [departures, fatal] = summary.results;
     const [ids, etag, status] = departures!.failures!;
-    expect(ids!.curl).toBe(`curl -i -X GET '${target!.url}/events' -H 'accept: application/json' -H 'authorization: token t0ken-of-tester'`);
+    expect(ids!.curl).toBe(`curl -i -X GET '${target!.url}/events' -H 'accept: application/json' -H 'authorization: token '"$CONFORMANCE_TOKEN"`);
     expect(etag!.curl).toBe(ids!.curl);
     expect(status!.curl).toMatch(new RegExp(`^curl -i -X POST '${target!.url}/login/oauth/access_token'`));
     expect(fatal!.failure).toMatchObject({ fatal: true, curl: `curl -i -X GET '${target!.url}/events?page=1' -H 'accept: application/json'` });
@@ -288,7 +288,7 @@ describe("conformance --suggest-decisions, from an empty decisions block to a pa
       const [r] = summary.results;
       expect(r!.status).toBe("failed");
       expect(r!.failures!.map((f) => [f.rule, f.message])).toEqual([["D-CONF-NEVER-5XX", expect.stringMatching(/^a bad input to listPublicEvents answered 500 — bad input \d+ of \d+: query page = "0"$/)]]);
-      expect(r!.failure!.curl).toBe(`curl -i -X GET '${crashes.url}/events?page=0' -H 'accept: application/json' -H 'authorization: token t0ken-of-tester'`);
+      expect(r!.failure!.curl).toBe(`curl -i -X GET '${crashes.url}/events?page=0' -H 'accept: application/json' -H 'authorization: token '"$CONFORMANCE_TOKEN"`);
       expect(failedLevel(summary)).toBe("contract");
     } finally {
       await crashes.close();
