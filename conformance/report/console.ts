@@ -36,6 +36,9 @@ function clean(text: string): string {
   return inert(text);
 }
 
+/** How a case notes what it made and could not remove (conformance/cases: hooks, tokens, authorizations). */
+const LEFT_BEHIND = "left behind:";
+
 export class ConsoleReporter {
   private readonly paint: (style: Style, text: string) => string;
   private readonly max: number;
@@ -73,6 +76,10 @@ export class ConsoleReporter {
       for (const r of failed) out.push(...this.failure(r));
       for (const r of skipped) out.push(`  ${this.paint("yellow", "-")} ${r.id}  ${r.title}\n      ${this.paint("dim", `skipped: ${clean(r.reason ?? "no reason given")}`)}`);
     }
+    // What the run could not clean up, whichever case made it and however it ended: the target's
+    // owner has to remove it by hand, so it is said once, in one place, not only beside failures.
+    const left = summary.results.flatMap((r) => r.notes.filter((n) => n.startsWith(LEFT_BEHIND)).map((n) => `  ${this.paint("yellow", "!")} ${r.id}  ${indent(n.slice(LEFT_BEHIND.length).trim(), "      ")}`));
+    if (left.length > 0) out.push("", this.paint("bold", "Left on the target (not removed by the run)"), ...left);
     out.push("", this.paint("bold", "Rules by level"));
     const failed = failedRules(summary);
     for (const [text, level] of levelLines(summary).map((t, i) => [t, i === 0 ? failed.seed : failed.contract] as const)) {

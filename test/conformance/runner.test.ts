@@ -262,4 +262,25 @@ describe("console report of a failing run", () => {
     expect(out).toContain("bad \\u001b[2J clear");
     expect(out).not.toContain("\u001b[2J");
   });
+
+  it("lists what the run left on the target, from passed cases too, once and with the target's text made inert", () => {
+    let out = "";
+    const reporter = new ConsoleReporter({ write: (t) => (out += t), color: false });
+    const result = (id: string, status: "passed" | "failed", notes: string[]) => ({ id, title: "t", area: "hooks" as const, seed: "s", status, durationMs: 1, notes });
+    reporter.report({
+      target: { baseUrl: "http://x", authUrl: "http://y" },
+      startedAt: new Date(0).toISOString(),
+      durationMs: 5,
+      counts: { passed: 2, failed: 0, skipped: 0 },
+      results: [result("HOOKS-A-001", "passed", ["left behind: hook 7 on repos/o/r (DELETE answered 500)"]), result("OAUTH-B-001", "passed", ["an ordinary note", "left behind: authorization 9 of octocat \u001b]0;owned\u0007"])],
+    });
+    const section = out.slice(out.indexOf("Left on the target (not removed by the run)"));
+    expect(section.split("Rules by level")[0]).toBe(
+      "Left on the target (not removed by the run)\n  ! HOOKS-A-001  hook 7 on repos/o/r (DELETE answered 500)\n  ! OAUTH-B-001  authorization 9 of octocat \\u001b]0;owned\\u0007\n\n",
+    );
+    expect(out).not.toContain("an ordinary note");
+    let quiet = "";
+    new ConsoleReporter({ write: (t) => (quiet += t), color: false }).report({ target: { baseUrl: "http://x", authUrl: "http://y" }, startedAt: new Date(0).toISOString(), durationMs: 5, counts: { passed: 1, failed: 0, skipped: 0 }, results: [result("HOOKS-A-001", "passed", [])] });
+    expect(quiet).not.toContain("Left on the target");
+  });
 });
