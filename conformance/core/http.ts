@@ -139,7 +139,7 @@ export class HttpClient {
   requestSignal(): { signal: AbortSignal; done: () => void } {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${seconds(this.timeoutMs)}`, "TimeoutError")), this.timeoutMs);
-    // A signal nobody calls done() on (signal() below) must not keep the process alive.
+    // A signal whose done() never comes (a caller that lost it) must not keep the process alive.
     timer.unref();
     const caseSignal = this.limits.signal;
     const onCaseEnd = () => controller.abort(caseSignal!.reason);
@@ -152,11 +152,6 @@ export class HttpClient {
         caseSignal?.removeEventListener("abort", onCaseEnd);
       },
     };
-  }
-
-  /** A signal for one request whose end the caller does not report (prefer `send`, which does). */
-  signal(): AbortSignal {
-    return this.requestSignal().signal;
   }
 
   /**
