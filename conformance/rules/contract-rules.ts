@@ -141,7 +141,7 @@ const STATUS_RULE: Partial<Record<Group, string>> = {
   feeds: "D-ERRORS",
   "issue-events": "D-ERRORS",
   catalog: "D-ERRORS",
-  hooks: "D-HOOK-ENDPOINTS",
+  hooks: "D-HOOK-STATUSES",
   pings: "D-PING-ENDPOINT",
 };
 

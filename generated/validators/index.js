@@ -13,12 +13,15 @@ const escape = (token) => String(token).replace(/~/g, "~0").replace(/\//g, "~1")
 
 /**
  * Ajv errors → `{ path, message }` with `path` a JSON pointer to the offending value. For a
- * missing or unexpected property, the pointer names that property rather than its parent.
+ * missing or unexpected property, the pointer names that property rather than its parent. An
+ * `if` error ("must match \"then\" schema") only wraps the errors of its branch, which are
+ * reported beside it, so it is left out: each problem is said once, at the value that has it.
  */
 function toErrors(errors, prefix) {
   const seen = new Set();
   const out = [];
   for (const e of errors ?? []) {
+    if (e.keyword === "if") continue;
     let path = prefix + e.instancePath;
     if (e.keyword === "required") path += "/" + escape(e.params.missingProperty);
     else if (e.keyword === "additionalProperties") path += "/" + escape(e.params.additionalProperty);

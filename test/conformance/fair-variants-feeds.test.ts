@@ -59,6 +59,7 @@ describe("a target making a choice the seed allows, declared in its profile, pas
         expect(summary.results.filter((r) => r.status === "failed").map(line), results).toEqual([]);
         // Something was checked: not every selected case skipped.
         expect(summary.results.some((r) => r.status === "passed"), results).toBe(true);
+        for (const id of variant.passes ?? []) expect(summary.results.find((r) => r.id === id)?.status, `${id}: ${results}`).toBe("passed");
         expect(failedLevel(summary), results).toBeUndefined();
       },
       RUN_TIMEOUT_MS,

@@ -18,7 +18,7 @@ export const DECISIONS: Record<string, DecisionSetting> = {
   "D-RATE-RESET": "off", // limits 4000 / 600 an hour, and no X-RateLimit-Reset
   "D-ERRORS": "off", // its own error body { problem, detail }
   "D-ETAG": "off", // weak ETags W/"…"
-  "D-HOOK-ENDPOINTS": "off", // hook creation 200, deletion 200 with a body
+  "D-HOOK-STATUSES": "off", // hook creation 200, deletion 200 with a body (paths and hook bodies the contract's)
   "D-PING-ENDPOINT": "off", // ping answers 202
   "D-LINK-FIRST-PREV": "off", // Link has next and last only
   "D-SERVICE-CATALOG-SHAPE": "off", // GET /hooks is { services: [{ key, accepts, settings }] }

@@ -3,6 +3,8 @@
  * selection for responses, header validation, request coercion, bodies given as text in each
  * media type, the issue-event forms, and clear failures for names the contract does not know.
  */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import {
   operationIds,
@@ -36,6 +38,12 @@ describe("validateResponse", () => {
   ] as const)("%s", (_name, op, status, body, headers, valid) => {
     const result = validateResponse(op, status, body, { headers });
     expect(result.valid, JSON.stringify(result)).toBe(valid);
+  });
+
+  it("says a problem inside an if/then once, at the value that has it, without the wrapping \"must match then\"", () => {
+    const doc = parse(readFileSync(new URL("../../spec/openapi.yaml", import.meta.url), "utf8")) as { components: { examples: Record<string, { value: Record<string, unknown> }> } };
+    const { test_url: _dropped, ...hook } = doc.components.examples.RepoWebHook!.value;
+    expect(validateResponse("getRepoHook", 200, JSON.stringify(hook), { mediaType: "application/json" })).toEqual({ valid: false, errors: [{ path: "/body/test_url", message: "is required" }] });
   });
 
   it("names the offending header with a JSON pointer", () => {

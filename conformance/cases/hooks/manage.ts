@@ -14,6 +14,7 @@ import { HttpClient } from "../../core/http.ts";
 import { check, type Checks } from "../../core/failure.ts";
 import { parseLink } from "../feeds/link.ts";
 import {
+  checkHookStatus,
   is2xx,
   sameEvents,
   checkEvents,
@@ -46,7 +47,7 @@ async function listAll(ctx: CaseContext, place: Place): Promise<{ hooks: Hook[];
   const texts: string[] = [];
   for (let page = 1; page <= 20; page++) {
     const res = await hookRequest(ctx, place, "list", page === 1 ? {} : { page });
-    check.status(res.status, 200, `GET ${placeName(place)}${page > 1 ? `?page=${page}` : ""}`);
+    checkHookStatus(ctx, res.status, 200, `GET ${placeName(place)}${page > 1 ? `?page=${page}` : ""}`);
     const items = res.json<Hook[]>();
     hooks.push(...items);
     texts.push(res.text);
@@ -65,33 +66,33 @@ async function expectRefused(ctx: CaseContext, place: Place, body: Record<string
   check.status(res.status, 422, `${what}: refused with 422 Validation Failed`);
 }
 
-/** An edit: any 2xx with the hook; the contract's 200 counts against D-HOOK-ENDPOINTS (the cases calling this name it). */
+/** An edit: any 2xx with the hook; the contract's 200 counts against D-HOOK-STATUSES (the cases calling this name it). */
 async function patch(ctx: CaseContext, hook: Installed, body: Record<string, unknown>): Promise<Hook> {
   const res = await hookRequest(ctx, hook.place, "update", { id: hook.id, json: body });
-  const what = `PATCH ${placeName(hook.place)}/${hook.id} ${JSON.stringify(body)}`;
-  check.ok(is2xx(res.status), `${what} answers a 2xx`, { expected: "2xx", actual: res.status, pointer: "/status" });
-  ctx.rule("D-HOOK-ENDPOINTS").status(res.status, 200, what);
+  checkHookStatus(ctx, res.status, 200, `PATCH ${placeName(hook.place)}/${hook.id} ${JSON.stringify(body)}`);
   return res.json<Hook>();
 }
 
-const sameUrl = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Whether two URLs are the same, ignoring case; a missing value (a body of another shape) is never the same. */
+const sameUrl = (a: unknown, b: unknown) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 
 /** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
 const RULES: Record<string, readonly string[]> = {
   // The seed shows no hook API but the name parameter (web); the rest of the answer is the contract's.
-  "HOOKS-CREATE-001": ["S-HOOK-NAME-PARAMETER", "D-HOOK-ENDPOINTS", "D-SCHEMA-SECRET", "D-SCHEMA-LAST-RESPONSE"],
+  "HOOKS-CREATE-001": ["S-HOOK-NAME-PARAMETER", "D-HOOK-ENDPOINTS", "D-HOOK-STATUSES", "D-SCHEMA-SECRET", "D-SCHEMA-LAST-RESPONSE", "D-SCHEMA-TEST-URL"],
   "HOOKS-CREATE-002": ["S-WEBHOOK-DEFAULT-EVENTS", "D-HOOK-ENDPOINTS"],
   "HOOKS-CREATE-003": ["D-REF-HOOKS-EVENTS", "D-SCHEMA-VALIDATION-ERROR"],
   // The seed: membership and repository are "Organization hooks only"; refusing them on a
   // repository hook (rather than never delivering them) is the contract's choice.
-  "HOOKS-CREATE-004": ["D-REF-HOOKS-EVENTS", "D-SCHEMA-VALIDATION-ERROR"],
+  "HOOKS-CREATE-004": ["D-REF-HOOKS-EVENTS", "D-SCHEMA-VALIDATION-ERROR", "D-HOOK-STATUSES"],
   "HOOKS-CREATE-005": ["D-SCHEMA-VALIDATION-ERROR", "D-REQ-422-CODES", "D-REQ-422-RESOURCE"],
   "HOOKS-CREATE-006": ["D-REF-HOOKS-EGRESS"],
-  "HOOKS-READ-001": ["D-HOOK-ENDPOINTS", "D-SCHEMA-SECRET"],
+  "HOOKS-READ-001": ["D-HOOK-ENDPOINTS", "D-HOOK-STATUSES", "D-SCHEMA-SECRET"],
   // The seed: the subscribed events "can be changed at any time through the API"; the edit's keys beyond events are the contract's.
-  "HOOKS-EDIT-001": ["S-WEBHOOK-DEFAULT-EVENTS", "D-HOOK-ENDPOINTS"],
-  "HOOKS-EDIT-002": ["S-WEBHOOK-WILDCARD", "D-SCHEMA-HOOK-WILDCARD", "D-HOOK-ENDPOINTS"],
-  "HOOKS-DELETE-001": ["D-HOOK-ENDPOINTS", "D-ERRORS"],
+  "HOOKS-EDIT-001": ["S-WEBHOOK-DEFAULT-EVENTS", "D-HOOK-ENDPOINTS", "D-HOOK-STATUSES"],
+  "HOOKS-EDIT-002": ["S-WEBHOOK-WILDCARD", "D-SCHEMA-HOOK-WILDCARD", "D-HOOK-ENDPOINTS", "D-HOOK-STATUSES"],
+  // The seed shows no delete; that it answers 204 is D-HOOK-STATUSES', that the hook is then gone D-HOOK-ENDPOINTS'.
+  "HOOKS-DELETE-001": ["D-HOOK-ENDPOINTS", "D-HOOK-STATUSES", "D-ERRORS"],
 };
 
 export const MANAGE_CASES: Case[] = withRules(RULES, [
@@ -101,9 +102,13 @@ export const MANAGE_CASES: Case[] = withRules(RULES, [
     await withHook(ctx, place, id, { events: ["push", "issues"], contentType: "json", secret }, async (hook) => {
       const body = hook.hook;
       check.equal(body.name, "web", "name is web", "/body/name");
+      // 201 with a Location naming the new hook: D-HOOK-STATUSES, apart from the hook's shape.
+      const statuses: Checks = ctx.rule("D-HOOK-STATUSES");
+      statuses.status(hook.response.status, 201, `POST ${placeName(place)} creates the webhook`);
+      const location = hook.response.headers.get("location") ?? "";
+      statuses.ok(location.toLowerCase().endsWith(`/hooks/${hook.id}`), "Location names the created hook (…/hooks/:id)", { expected: `…/hooks/${hook.id}`, actual: location || null, pointer: "/headers/location" });
       if (ctx.decisions.off("D-HOOK-ENDPOINTS")) return;
       const api: Checks = ctx.rule("D-HOOK-ENDPOINTS");
-      api.status(hook.response.status, 201, `POST ${placeName(place)} creates the webhook`);
       if (!sameEvents(body.events, ["push", "issues"])) api.fail("events are the ones sent", { expected: ["issues", "push"], actual: body.events, pointer: "/body/events" });
       api.equal(body.active, true, "active defaults to true", "/body/active");
       api.equal(body.config.url, hook.url, "config.url is the URL sent", "/body/config/url");
@@ -114,9 +119,10 @@ export const MANAGE_CASES: Case[] = withRules(RULES, [
         actual: body.url,
         pointer: "/body/url",
       });
-      api.ok(sameUrl(hook.response.headers.get("location") ?? "", body.url), "Location is the created hook's url", { expected: body.url, actual: hook.response.headers.get("location"), pointer: "/headers/location" });
+      if (location) api.ok(sameUrl(location, body.url), "Location is the created hook's url", { expected: body.url, actual: location, pointer: "/headers/location" });
       api.ok(sameUrl(body.ping_url, `${body.url}/pings`), "ping_url is the hook's url + /pings", { expected: `${body.url}/pings`, actual: body.ping_url, pointer: "/body/ping_url" });
-      api.ok(sameUrl(body.test_url ?? "", `${body.url}/tests`), "test_url is the hook's url + /tests", { expected: `${body.url}/tests`, actual: body.test_url, pointer: "/body/test_url" });
+      // test_url is D-SCHEMA-TEST-URL's (a target without it declares that, not the whole hook API).
+      ctx.rule("D-SCHEMA-TEST-URL").ok(sameUrl(body.test_url, `${body.url}/tests`), "test_url is the hook's url + /tests", { expected: `${body.url}/tests`, actual: body.test_url, pointer: "/body/test_url" });
     });
   }),
 
@@ -147,7 +153,7 @@ export const MANAGE_CASES: Case[] = withRules(RULES, [
         check.status(res.status, 422, `PATCH add_events [${event}] on a repository hook: refused with 422 Validation Failed`);
       }
       const after = await hookRequest(ctx, place, "get", { id: hook.id });
-      check.status(after.status, 200, `GET ${placeName(place)}/${hook.id}`);
+      checkHookStatus(ctx, after.status, 200, `GET ${placeName(place)}/${hook.id}`);
       checkEvents(after.json<Hook>().events, ["push"], "a refused edit leaves the events as they were");
     });
   }),
@@ -178,7 +184,7 @@ export const MANAGE_CASES: Case[] = withRules(RULES, [
       check.equal(stable(listed), stable(hook.hook), "the listed hook is the created one", "/body");
       for (const text of texts) checkSecretHidden(text, secret, `GET ${placeName(place)}`);
       const one = await hookRequest(ctx, place, "get", { id: hook.id });
-      check.status(one.status, 200, `GET ${placeName(place)}/${hook.id}`);
+      checkHookStatus(ctx, one.status, 200, `GET ${placeName(place)}/${hook.id}`);
       check.equal(stable(one.json<Hook>()), stable(hook.hook), "the hook read by id is the created one", "/body");
       checkSecretHidden(one.text, secret, `GET ${placeName(place)}/${hook.id}`);
     });
@@ -226,7 +232,7 @@ export const MANAGE_CASES: Case[] = withRules(RULES, [
     let deleted = false;
     try {
       const res = await hookRequest(ctx, place, "remove", { id: hook.id });
-      check.status(res.status, 204, `DELETE ${placeName(place)}/${hook.id}`);
+      checkHookStatus(ctx, res.status, 204, `DELETE ${placeName(place)}/${hook.id}`);
       deleted = true;
       const read = await hookRequest(ctx, place, "get", { id: hook.id });
       check.status(read.status, 404, `GET ${placeName(place)}/${hook.id} after the delete`);

@@ -53,7 +53,7 @@ export const ORG_TOKEN_CASES: Case[] = [
     title: "An OAuth token manages only the organization hooks its application created; a personal token only those created without one",
     area: "hooks",
     seed: SCOPES_SEED,
-    rules: ["S-SCOPE-HOOKS", "D-REF-HOOKS-ORG-TOKENS", "D-HOOK-ENDPOINTS"],
+    rules: ["S-SCOPE-HOOKS", "D-REF-HOOKS-ORG-TOKENS", "D-HOOK-ENDPOINTS", "D-HOOK-STATUSES"],
     needs: [...OAUTH_NEEDS, "user", "org", "receiver"],
     async run(ctx) {
       const mine = await personalToken(ctx);
@@ -67,9 +67,9 @@ export const ORG_TOKEN_CASES: Case[] = [
         const body = res.status >= 200 && res.status < 300 ? res.json<unknown>() : undefined;
         const id = body !== null && typeof body === "object" && Number.isInteger((body as Hook).id) ? (body as Hook).id : undefined;
         if (id !== undefined) made.push({ id, token });
-        // Creating a hook is the contract's API (the seed shows none): any 2xx with an id, 201 under D-HOOK-ENDPOINTS.
+        // Creating a hook is the contract's API (the seed shows none): any 2xx with an id, 201 under D-HOOK-STATUSES.
         check.ok(id !== undefined, `POST /orgs/${org}/hooks with ${who} creates the hook (a 2xx with its id)`, { expected: "2xx with an id", actual: `${res.status} ${res.text.slice(0, 160)}`, pointer: "/status" });
-        ctx.rule("D-HOOK-ENDPOINTS").status(res.status, 201, `POST /orgs/${org}/hooks with ${who}: 201 Created`);
+        ctx.rule("D-HOOK-STATUSES").status(res.status, 201, `POST /orgs/${org}/hooks with ${who}: 201 Created`);
         return id!;
       };
       try {

@@ -58,7 +58,7 @@ export const ORG_CASES: Case[] = [
     title: "An organization webhook is listed, edited, pinged through its ping endpoint and deleted",
     area: "hooks",
     seed: SEED.ping,
-    rules: ["S-WEBHOOK-PLACES", "S-PING", "D-PING-ENDPOINT", "D-HOOK-ENDPOINTS", ...PING_RULES],
+    rules: ["S-WEBHOOK-PLACES", "S-PING", "D-PING-ENDPOINT", "D-HOOK-ENDPOINTS", "D-HOOK-STATUSES", ...PING_RULES],
     needs: NEEDS,
     async run(ctx) {
       const place = orgPlace(ctx);
@@ -68,10 +68,10 @@ export const ORG_CASES: Case[] = [
         if (ctx.decisions.on("D-HOOK-ENDPOINTS")) {
           const api: Checks = ctx.rule("D-HOOK-ENDPOINTS");
           const list = await hookRequest(ctx, place, "list");
-          api.status(list.status, 200, `GET ${placeName(place)}`);
+          ctx.rule("D-HOOK-STATUSES").status(list.status, 200, `GET ${placeName(place)}`);
           api.ok(list.json<Hook[]>().some((h) => h.id === hook.id), `GET ${placeName(place)} lists the new hook`, { expected: hook.id, actual: list.json<Hook[]>().map((h) => h.id), pointer: "/body" });
           const edited = await hookRequest(ctx, place, "update", { id: hook.id, json: { add_events: ["membership"] } });
-          api.status(edited.status, 200, `PATCH ${placeName(place)}/${hook.id}`);
+          ctx.rule("D-HOOK-STATUSES").status(edited.status, 200, `PATCH ${placeName(place)}/${hook.id}`);
           if (!sameEvents(edited.json<Hook>().events, ["membership", "repository"])) api.fail("add_events [membership] on [repository]", { expected: ["membership", "repository"], actual: edited.json<Hook>().events, pointer: "/body/events" });
         }
         // The creation ping first (if any), so the endpoint's ping is told apart from it.

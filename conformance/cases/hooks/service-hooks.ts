@@ -130,7 +130,7 @@ export const SERVICE_HOOK_CASES: Case[] = [
     title: "A service hook is created with its service name and catalog defaults; creating it again updates that one hook (200) instead of adding one",
     area: "hooks",
     seed: SEED.services,
-    rules: ["S-SERVICE-HOOKS", "D-REF-HOOKS-SERVICE-CATALOG", "D-SCHEMA-SERVICE-HOOK-CONFIG", "D-HOOK-ENDPOINTS"],
+    rules: ["S-SERVICE-HOOKS", "D-REF-HOOKS-SERVICE-CATALOG", "D-SCHEMA-SERVICE-HOOK-CONFIG", "D-HOOK-ENDPOINTS", "D-HOOK-STATUSES"],
     needs: ["service-hook"],
     async run(ctx) {
       const service = serviceOf(ctx);
@@ -174,7 +174,7 @@ export const SERVICE_HOOK_CASES: Case[] = [
 
         // Removing it is the contract's API (the seed shows none); whatever it answers, the finally removes what is left.
         const gone = await hookRequest(ctx, place, "remove", { id: hook.id });
-        ctx.rule("D-HOOK-ENDPOINTS").status(gone.status, 204, `DELETE ${placeName(place)}/${hook.id} removes the service hook`);
+        ctx.rule("D-HOOK-STATUSES").status(gone.status, 204, `DELETE ${placeName(place)}/${hook.id} removes the service hook`);
         if (is2xx(gone)) made.delete(hook.id);
       } finally {
         await remove(ctx, place, made);

@@ -148,9 +148,19 @@ export function is2xx(status: number): boolean {
 }
 
 /**
+ * A hook API answer (the contract's; the seed shows none): any 2xx or the case stops, and the
+ * contract's exact status counts against D-HOOK-STATUSES alone, so a target whose hook API
+ * answers other 2xx statuses declares that one switch and keeps every other check of the case.
+ */
+export function checkHookStatus(ctx: CaseContext, status: number, expected: number, what: string): void {
+  check.ok(is2xx(status), `${what} answers a 2xx (the contract's is ${expected})`, { expected: "2xx", actual: status, pointer: "/status" });
+  ctx.rule("D-HOOK-STATUSES").status(status, expected, what);
+}
+
+/**
  * Creates a webhook on `place` delivering to a fresh receiver path; any 2xx or the case fails.
  * The hook API is the contract's (the seed shows none of it), so the exact status (201) is
- * HOOKS-CREATE-001's check under D-HOOK-ENDPOINTS, not every case's that needs a hook.
+ * HOOKS-CREATE-001's check under D-HOOK-STATUSES, not every case's that needs a hook.
  */
 export async function installHook(ctx: CaseContext, place: Place, caseId: string, spec: HookSpec, label?: string): Promise<Installed> {
   const path = hookPath(caseId, label);

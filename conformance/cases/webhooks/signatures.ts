@@ -10,7 +10,7 @@
 import type { Case } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
-import { checkSecretHidden, freshSecret, hookRequest, placeName, repoPlace, SEED, withHook, type Hook, type Installed } from "../hooks/support.ts";
+import { checkHookStatus, checkSecretHidden, freshSecret, hookRequest, placeName, repoPlace, SEED, withHook, type Hook, type Installed } from "../hooks/support.ts";
 import type { CaseContext } from "../../core/types.ts";
 import { checkMediaType, checkNoSignatures, checkSignatures, creationPing, FORM_TYPE, isPingFor, mark, nameOf, pingNow, pushAndPing, webhookCase } from "./support.ts";
 import { needsDecision } from "../profile.ts";
@@ -18,7 +18,7 @@ import { needsDecision } from "../profile.ts";
 /** A ping through the endpoint, after an edit: the delivery it makes. */
 async function pingAfterEdit(ctx: CaseContext, hook: Installed, config: Record<string, string>, secret: string | undefined) {
   const res = await hookRequest(ctx, hook.place, "update", { id: hook.id, json: { config } });
-  check.status(res.status, 200, `PATCH ${placeName(hook.place)}/${hook.id} {config}`);
+  checkHookStatus(ctx, res.status, 200, `PATCH ${placeName(hook.place)}/${hook.id} {config}`);
   checkSecretHidden(res.text, secret, `PATCH ${placeName(hook.place)}/${hook.id}`);
   check.equal(res.json<Hook>().config.url, hook.url, "the edited config keeps the url sent", "/body/config/url");
   const before = mark(ctx, hook.path);
@@ -33,7 +33,7 @@ const RULES: Record<string, readonly string[]> = {
   "WEBHOOK-SIGNATURE-002": ["D-SIGNATURE"],
   // Form bodies are the contract's (the seed: a JSON body).
   "WEBHOOK-SIGNATURE-003": ["D-DELIVERY-CONTENT-TYPE", "S-WEBHOOK-SIGNATURE", "D-SIGNATURE"],
-  "WEBHOOK-SIGNATURE-004": ["D-REF-HOOKS-PATCH-SECRET", "D-SCHEMA-SECRET", "S-WEBHOOK-SIGNATURE", "D-SIGNATURE"],
+  "WEBHOOK-SIGNATURE-004": ["D-REF-HOOKS-PATCH-SECRET", "D-SCHEMA-SECRET", "S-WEBHOOK-SIGNATURE", "D-SIGNATURE", "D-HOOK-STATUSES"],
 };
 
 export const SIGNATURE_CASES: Case[] = withRules(RULES, [

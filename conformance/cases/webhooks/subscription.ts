@@ -8,14 +8,15 @@
 import type { Case } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
-import { checkEvents, hookRequest, placeName, repoPlace, SEED, withHook, type Hook } from "../hooks/support.ts";
+import { checkEvents, checkHookStatus, hookRequest, placeName, repoPlace, SEED, withHook, type Hook } from "../hooks/support.ts";
 import { deliveriesAt, eventOf, isEvent, mark, nameOf, QUIET_MS, sleep, summarize, waitAt, webhookCase } from "./support.ts";
 
 /** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
 const RULES: Record<string, readonly string[]> = {
   "WEBHOOK-DEFAULT-001": ["S-WEBHOOK-DEFAULT-EVENTS"],
   "WEBHOOK-WILDCARD-001": ["S-WEBHOOK-WILDCARD"],
-  "WEBHOOK-ACTIVE-001": ["D-HOOK-ENDPOINTS"],
+  // The seed shows no `active` flag (D-HOOK-ENDPOINTS); the edit's exact status is D-HOOK-STATUSES'.
+  "WEBHOOK-ACTIVE-001": ["D-HOOK-ENDPOINTS", "D-HOOK-STATUSES"],
 };
 
 export const SUBSCRIPTION_CASES: Case[] = withRules(RULES, [
@@ -53,7 +54,7 @@ export const SUBSCRIPTION_CASES: Case[] = withRules(RULES, [
       await sleep(QUIET_MS);
       check.equal(deliveriesAt(ctx, hook.path).map(summarize), [], "an inactive hook is sent nothing: neither the creation ping nor the push", "/headers/x-service-event");
       const res = await hookRequest(ctx, place, "update", { id: hook.id, json: { active: true } });
-      check.status(res.status, 200, `PATCH ${placeName(place)}/${hook.id} {"active":true}`);
+      checkHookStatus(ctx, res.status, 200, `PATCH ${placeName(place)}/${hook.id} {"active":true}`);
       check.equal(res.json<Hook>().active, true, "the hook is active again", "/body/active");
       const before = mark(ctx, hook.path);
       await ctx.trigger("push");

@@ -26,6 +26,11 @@ export interface FairVariant {
    * that must fail with the decision its failure counts against.
    */
   without?: { only: string; fails: Record<string, string> };
+  /**
+   * Cases that must run and pass with the declaration, not be skipped: a switch takes only the
+   * assertions it owns, never a case whose other checks still apply.
+   */
+  passes?: string[];
   fault(): Fault;
 }
 
@@ -147,17 +152,26 @@ export const FAIR_VARIANTS: FairVariant[] = [
     }),
   },
   {
-    name: "hook-create-200-ping-202",
-    choice: "creating a hook answers 200, deleting it 200, a ping 202 Accepted",
-    decisions: { "D-HOOK-ENDPOINTS": "off", "D-PING-ENDPOINT": "off" },
-    only: "HOOKS-CREATE-001,HOOKS-CREATE-002,HOOKS-DELETE-001,HOOKS-ORG-002,WEBHOOK-PING-*,WEBHOOK-HEADERS-001",
-    without: { only: "HOOKS-CREATE-001,WEBHOOK-PING-002", fails: { "HOOKS-CREATE-001": "D-HOOK-ENDPOINTS", "WEBHOOK-PING-002": "D-PING-ENDPOINT" } },
+    name: "hook-statuses-200-202",
+    choice: "creating a hook answers 200 without Location, deleting it 200, an edit 202 Accepted, a ping 202 — the paths and bodies the contract's",
+    // Statuses only: D-HOOK-ENDPOINTS stays on, so the hook bodies, the edit's keys and `active` are still checked.
+    decisions: { "D-HOOK-STATUSES": "off", "D-PING-ENDPOINT": "off" },
+    only: "HOOKS-CREATE-001,HOOKS-CREATE-002,HOOKS-CREATE-004,HOOKS-READ-001,HOOKS-EDIT-*,HOOKS-DELETE-001,HOOKS-ORG-002,WEBHOOK-ACTIVE-001,WEBHOOK-SIGNATURE-004,WEBHOOK-PING-*,WEBHOOK-HEADERS-001",
+    passes: ["HOOKS-CREATE-001", "HOOKS-READ-001", "HOOKS-EDIT-001", "HOOKS-EDIT-002", "HOOKS-DELETE-001", "HOOKS-ORG-002", "WEBHOOK-ACTIVE-001", "WEBHOOK-SIGNATURE-004"],
+    without: {
+      only: "HOOKS-CREATE-001,HOOKS-DELETE-001,WEBHOOK-ACTIVE-001,WEBHOOK-PING-002",
+      fails: { "HOOKS-CREATE-001": "D-HOOK-STATUSES", "HOOKS-DELETE-001": "D-HOOK-STATUSES", "WEBHOOK-ACTIVE-001": "D-HOOK-STATUSES", "WEBHOOK-PING-002": "D-PING-ENDPOINT" },
+    },
     fault: () => ({
       response(side, req, res) {
         if (side !== "api") return;
         const path = pathOf(req);
-        if (req.method === "POST" && HOOKS.test(path) && res.status === 201) res.status = 200;
+        if (req.method === "POST" && HOOKS.test(path) && res.status === 201) {
+          res.status = 200;
+          delete res.headers.location;
+        }
         if (req.method === "DELETE" && HOOK.test(path) && res.status === 204) res.status = 200;
+        if (req.method === "PATCH" && HOOK.test(path) && res.status === 200) res.status = 202;
         if (req.method === "POST" && PINGS.test(path) && res.status === 204) res.status = 202;
       },
     }),
