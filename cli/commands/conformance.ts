@@ -71,13 +71,15 @@ function parseSeconds(flag: string, value: string): number {
 async function targetProfile(opts: ConformanceOptions, baseUrl: string): Promise<Profile> {
   const adminToken = opts.adminToken ?? (process.env.SERVICE_CONTRACT_ADMIN_TOKEN || undefined);
   if (opts.profile === undefined || opts.profile === "demo") {
-    const { demoProfile, hasDemoData, DemoProfileError } = await import("../../conformance/run/demo-profile.ts");
+    const { demoProfile, declaredLimitsNote, hasDemoData, DemoProfileError } = await import("../../conformance/run/demo-profile.ts");
     if (opts.profile === undefined) {
       if (!(await hasDemoData(baseUrl))) throw new UsageError("--profile is required (or use --reference): the target has no demo data (octocat does not sign in with the demo password), so say what the suite may use there");
       process.stderr.write("No --profile: the target has the demo data (octocat signs in), so the built-in demo profile is used (--profile demo)\n");
     }
     try {
       const profile = await demoProfile(baseUrl, { adminToken });
+      const limits = declaredLimitsNote(profile);
+      if (limits) process.stderr.write(`${limits}\n`);
       if (!adminToken) process.stderr.write("The demo profile has no triggers without the admin token of serve --simulate (--admin-token or $SERVICE_CONTRACT_ADMIN_TOKEN): the event and webhook cases are skipped\n");
       return profile;
     } catch (error) {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../reference/server.ts";
 import { rateBudgetProblem, requestsNeeded, AREA_REQUESTS } from "../../conformance/run/rate-budget.ts";
-import { demoProfile, hasDemoData } from "../../conformance/run/demo-profile.ts";
+import { declaredLimits, demoProfile, hasDemoData } from "../../conformance/run/demo-profile.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { parseRateLimit } from "../../cli/commands/serve.ts";
 import { runCliInProcess } from "../cli/in-process.ts";
@@ -17,14 +17,14 @@ import { ceiling } from "../ceilings.ts";
 let server: RunningServer;
 beforeAll(async () => {
   // A tight anonymous limit, so spending it takes a handful of requests.
-  server = await startServer({ port: 0, authPort: 0, seed: "demo", history: false, rateLimits: { anonymous: 8 } });
+  server = await startServer({ port: 0, authPort: 0, seed: "demo", history: false, rateLimits: { anonymous: 12 } });
 }, ceiling(30_000));
 afterAll(() => server?.close());
 
 describe("rate limits said, not suffered", () => {
   it("serve's limits reach the headers", async () => {
     const res = await fetch(`${server.urls.api}/events`);
-    expect(res.headers.get("x-ratelimit-limit")).toBe("8");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("12");
     const user = await fetch(`${server.urls.api}/authorizations`, { headers: { authorization: basic("octocat", "octocat-demo-password") } });
     expect(user.headers.get("x-ratelimit-limit")).toBe("5000");
     expect(parseRateLimit("--rate-limit", "5000, 600")).toEqual({ authenticated: 5000, anonymous: 600 });
@@ -41,11 +41,11 @@ describe("rate limits said, not suffered", () => {
 
   it("stops before the first case with one line: what is left, when it resets, how to raise it", async () => {
     const problem = await rateBudgetProblem({ baseUrl: server.urls.api, need: { anonymous: 20, user: 0 } });
-    expect(problem).toMatch(/^the target's anonymous rate limit will not last this run: \d of 8 requests left until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(X-RateLimit-Reset\), the selected cases need about 20; wait for the reset, raise the target's anonymous limit \(the reference: serve --rate-limit 5000,1000\), or select fewer cases \(--skip robustness\)$/);
+    expect(problem).toMatch(/^the target's anonymous rate limit will not last this run: \d+ of 12 requests left until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(X-RateLimit-Reset\), the selected cases need about 20; wait for the reset, raise the target's anonymous limit \(the reference: serve --rate-limit 5000,1000\), or select fewer cases \(--skip robustness\)$/);
     expect(await rateBudgetProblem({ baseUrl: server.urls.api, need: { anonymous: 1, user: 100 } })).toBeUndefined();
     const cli = await runCliInProcess(["conformance", "--base-url", server.urls.api, "--auth-url", server.urls.auth, "--profile", "demo", "--only", "ROBUST-*"]);
     expect(cli.code).toBe(2);
-    expect(cli.stderr.split("\n").filter(Boolean).at(-1)).toMatch(/^service-contract: the target's anonymous rate limit will not last this run: \d of 8 requests left/);
+    expect(cli.stderr.split("\n").filter(Boolean).at(-1)).toMatch(/^service-contract: the target's anonymous rate limit will not last this run: \d+ of 12 requests left/);
     expect(cli.stdout).not.toMatch(/ROBUST-/);
   });
 });
@@ -73,7 +73,7 @@ describe("the demo profile, built in", () => {
     const appToken = ((await put.json()) as { token: string }).token;
     const cli = await runCliInProcess(["conformance", "--base-url", server.urls.api, "--auth-url", server.urls.auth, "--only", "OAUTH-TOKEN-*,OAUTH-SCOPE-001,OAUTH-SCOPE-002,OAUTH-ERROR-003"]);
     expect(cli.stderr).toContain("No --profile: the target has the demo data (octocat signs in), so the built-in demo profile is used (--profile demo)");
-    expect(cli.stdout).toMatch(/\d+ cases: \d+ passed, 0 failed/);
+    expect(cli.stdout, cli.stderr).toMatch(/\d+ cases: \d+ passed, 0 failed/);
     expect(cli.code, cli.stdout).toBe(0);
     const still = await fetch(`${server.urls.api}/applications/demo-client-id-0001/tokens/${appToken}`, { headers: { authorization: basic("demo-client-id-0001", "demo-client-secret-0001-keep-it-private") } });
     expect(still.status).toBe(200);
@@ -97,5 +97,27 @@ describe("the OAuth client suite without a browser", () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr).toBe("service-contract: --oauth-client drives Chromium, and there is none at /nonexistent/chromium: install it (apt-get install -y chromium) or set CHROMIUM_PATH\n");
     expect(cli.stdout).toBe("");
+  });
+});
+
+describe("the demo profile against serve --rate-limit (raised to run the suite again within the hour)", () => {
+  let raised: RunningServer;
+  beforeAll(async () => {
+    raised = await startServer({ port: 0, authPort: 0, seed: "demo", history: false, rateLimits: { authenticated: 100_000, anonymous: 20_000 } });
+  }, ceiling(30_000));
+  afterAll(() => raised?.close());
+
+  it("declares the limits the server says, so the rate-limit case holds it to them and passes", async () => {
+    expect((await demoProfile(raised.urls.api)).decisions).toEqual({ "D-RATE-RESET": { authenticated: 100_000, anonymous: 20_000 } });
+    const cli = await runCliInProcess(["conformance", "--base-url", raised.urls.api, "--auth-url", raised.urls.auth, "--only", "CONTRACT-RATE-001"]);
+    expect(cli.stderr).toContain("The server's hourly limits are 100000 with a token and 20000 without (serve --rate-limit), not the contract's 5000 and 60: the demo profile declares them (D-RATE-RESET)");
+    expect(cli.stdout, cli.stderr).toMatch(/CONTRACT-RATE-001/);
+    expect(cli.code, cli.stdout).toBe(0);
+  });
+
+  it("declares nothing for the contract's limits, or when the server says none", () => {
+    expect(declaredLimits(5000, 60)).toBeUndefined();
+    expect(declaredLimits(5000, undefined)).toBeUndefined();
+    expect(declaredLimits(5000, 600)).toEqual({ authenticated: 5000, anonymous: 600 });
   });
 });
