@@ -135,6 +135,27 @@ describe("the issue 22 cases against the reference server", () => {
   );
 
   it(
+    "a two-factor login locked by earlier runs is a skip saying so, not a seed failure",
+    async () => {
+      // A server of its own, its two-factor user locked the way repeated runs lock it: the
+      // reference's ten failed logins an hour (D-REF-NONWEB-FAILED-LOGINS), spent with wrong passwords.
+      const own = await startReferenceTarget({ history: false });
+      try {
+        const { login, password } = own.profile.twoFactor!;
+        const wrong = `Basic ${Buffer.from(`${login}:${password}-wrong`).toString("base64")}`;
+        for (let i = 0; i < 10; i++) await (await fetch(`${own.server.urls.api}/authorizations`, { headers: { authorization: wrong } })).arrayBuffer();
+        const summary = await runSuite({ baseUrl: own.server.urls.api, authUrl: own.server.urls.auth, profile: own.profile, cases: CASES.filter((c) => c.id === "OAUTH-NONWEB-002") });
+        const result = summary.results[0]!;
+        expect(result.status, explain(result)).toBe("skipped");
+        expect(result.reason).toMatch(/^not checked: the target refuses monalisa's right password with 403 before this run tried a wrong one \("?.*Maximum number of login attempts exceeded.*— a lockout of failed logins left by earlier runs\?/);
+      } finally {
+        await own.close();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
     "with the authorizations API switched off, the cases built on it say they do not check it; the seed's own non-web cases still run",
     async () => {
       // A server of its own: OAUTH-NONWEB-002 spends up to three of the two-factor user's failed

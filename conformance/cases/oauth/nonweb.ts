@@ -148,16 +148,26 @@ export const NONWEB_CASES: Case[] = [
       const refusedWithout = (res: HttpResponse, what: string) =>
         check.ok(res.status < 200 || res.status >= 300, `${what}: no token for a two-factor user (seed: two-factor authentication must be handled)`, { expected: "a refusal", actual: `${res.status} ${res.text.slice(0, 120)}`, pointer: "/status" });
 
+      // The right password without a code first: it costs no failed login, and a target that
+      // refuses it outright before this run tried anything wrong has locked the login — its guard
+      // against guessing, which the seed neither asks for nor forbids, spent by earlier runs (each
+      // spends up to four wrong attempts). Nothing can be checked then; the reason says so.
+      const bare = await nonweb(ctx, { operationId: "createAuthorization", basic, json: body() });
+      refusedWithout(bare, "the right password without a code");
+      if ((bare.status === 403 || bare.status === 429) && bare.headers.get("x-service-otp") === null) {
+        ctx.skip(
+          `not checked: the target refuses ${user.login}'s right password with ${bare.status} before this run tried a wrong one (${JSON.stringify(bare.text.slice(0, 120))}) — a lockout of failed logins left by earlier runs? ` +
+            "Each run of this case spends up to four wrong attempts (a wrong password, a wrong code, a reused code, a code an earlier run used); run it again when the target's window ends, or name another two-factor user",
+        );
+      }
+      checkChallenge(ctx, bare, "the right password without a code");
+
       const wrongPassword = await nonweb(ctx, { operationId: "createAuthorization", basic: { ...basic, password: `${basic.password}-wrong-${nonce()}` }, json: body(), otp: totpCode(user) });
       api.absent(wrongPassword);
       refusedWithout(wrongPassword, "a wrong password with a right code");
       const w: Checks = ctx.rule("D-REF-NONWEB-TWO-FACTOR-CODES");
       w.status(wrongPassword.status, 401, "a wrong password: 401");
       w.equal(wrongPassword.headers.get("x-service-otp"), null, "a wrong password gets no X-Service-OTP (it would confirm the password)", "/headers/x-service-otp");
-
-      const bare = await nonweb(ctx, { operationId: "createAuthorization", basic, json: body() });
-      refusedWithout(bare, "the right password without a code");
-      checkChallenge(ctx, bare, "the right password without a code");
 
       const wrong = await nonweb(ctx, { operationId: "createAuthorization", basic, json: body(), otp: wrongTotpCode(user) });
       refusedWithout(wrong, "a wrong code");
