@@ -10,6 +10,7 @@ import { operationTable } from "../../generated/client/operations.ts";
 import { CaseFailure } from "./failure.ts";
 import { valueAt } from "./json-pointer.ts";
 import { ruleOfViolation, type Violation } from "../rules/contract-rules.ts";
+import type { IssuedTokens } from "./issued-tokens.ts";
 import { redactedCurlParts } from "./curl-redact.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readBoundedText, sizeText } from "./bounded-body.ts";
 import { excerpt } from "../run/json-safe.ts";
@@ -99,6 +100,8 @@ export interface HttpClientLimits {
   secrets?: readonly string[];
   /** The identity providers the profile names (`authorize.allowOrigins`): the login form's post may go there. */
   allowOrigins?: readonly string[];
+  /** The run's issued tokens: every answer that issues one adds it, so no report carries it (issued-tokens.ts). */
+  issued?: IssuedTokens;
 }
 
 /** A request as sent, whether or not an answer came: enough for a curl line. */
@@ -253,6 +256,7 @@ export class HttpClient {
    */
   record(sent: Omit<Exchange, "responseHeaders">, headers: Headers, validateAs?: OperationId): HttpResponse {
     const { method, url, status, responseText: text } = sent;
+    this.limits.issued?.fromAnswer(url, text);
     const responseHeaders: Record<string, string> = {};
     headers.forEach((v, k) => (responseHeaders[k] = v));
     const exchange: Exchange = { method, url, requestHeaders: sent.requestHeaders, requestBody: sent.requestBody, status, responseHeaders, responseText: text.length > EXCHANGE_TEXT_LIMIT ? text.slice(0, EXCHANGE_TEXT_LIMIT) : text, ...(text.length > EXCHANGE_TEXT_LIMIT ? { responseLength: text.length } : {}) };

@@ -11,6 +11,7 @@
  */
 import type { Profile } from "./profile.ts";
 import { CLIENT_SECRET_VARIABLE, PASSWORD_VARIABLE } from "./curl-redact.ts";
+import type { IssuedTokens } from "./issued-tokens.ts";
 
 export interface Secret {
   value: string;
@@ -73,14 +74,25 @@ export type Redactor = <T>(value: T) => T;
 
 /**
  * A function that returns a copy of any JSON-like value (a CaseResult, a Finding) with every
- * secret of `profile` replaced, in every string at any depth. Strings under a `curl` key are curl
- * lines: there the variable is spliced into the shell word.
+ * secret of `profile` replaced, in every string at any depth — and every token `issued` holds
+ * when it is called (issued-tokens.ts: the run adds them as the target answers them). Strings
+ * under a `curl` key are curl lines: there the variable is spliced into the shell word.
  */
-export function secretRedactor(profile: Profile): Redactor {
+export function secretRedactor(profile: Profile, issued?: IssuedTokens): Redactor {
   const secrets = profileSecrets(profile);
-  const replacements = [...basicForms(profile), ...secrets].flatMap((s) => (s.variable.startsWith("BASIC_") ? [{ text: s.value, variable: s.variable.slice(6) }] : forms(s.value).map((text) => ({ text, variable: s.variable }))));
-  replacements.sort((a, b) => b.text.length - a.text.length);
-  if (replacements.length === 0) return (value) => value;
+  const fixed = [...basicForms(profile), ...secrets].flatMap((s) => (s.variable.startsWith("BASIC_") ? [{ text: s.value, variable: s.variable.slice(6) }] : forms(s.value).map((text) => ({ text, variable: s.variable }))));
+  let replacements = fixed;
+  let issuedSeen = -1;
+  /** The replacements, longest first, rebuilt when tokens were issued since the last call. */
+  const current = () => {
+    const size = issued?.size ?? 0;
+    if (size !== issuedSeen) {
+      issuedSeen = size;
+      replacements = [...fixed, ...(issued?.list() ?? []).flatMap((s) => forms(s.value).map((text) => ({ text, variable: s.variable })))].sort((a, b) => b.text.length - a.text.length);
+    }
+    return replacements;
+  };
+  if (fixed.length === 0 && !issued) return (value) => value;
   const redactText = (text: string, curl: boolean): string => {
     let out = text;
     for (const { text: secret, variable } of replacements) {
@@ -102,5 +114,8 @@ export function secretRedactor(profile: Profile): Redactor {
     if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactText(k, false), walk(v, k)]));
     return value;
   };
-  return <T>(value: T) => walk(value, undefined) as T;
+  return <T>(value: T) => {
+    current();
+    return walk(value, undefined) as T;
+  };
 }

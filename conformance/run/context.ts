@@ -21,6 +21,7 @@ import { currentCase } from "../core/case-scope.ts";
 import type { Authorizer } from "../authorize/index.ts";
 import { runTrigger } from "./trigger.ts";
 import { profileSecrets } from "../core/credentials-home.ts";
+import type { IssuedTokens } from "../core/issued-tokens.ts";
 
 /** A contract problem seen in one case that counts against a rule of another. */
 export interface Finding {
@@ -46,6 +47,8 @@ export interface RunResources {
   decisions?: Decisions;
   /** Where findings go (the runner's list). */
   findings?: Finding[];
+  /** The tokens the target issues during the run, redacted from every result (core/issued-tokens.ts). */
+  issued?: IssuedTokens;
 }
 
 /** Whether a response keeps a value the profile declared for a decision the schema encodes otherwise. */
@@ -86,7 +89,7 @@ export function caseContext(run: RunResources, notes: string[], signal?: AbortSi
   const decisions = run.decisions ?? new Decisions(run.profile.decisions);
   const judge = contractJudge(meta.id, meta.rules ?? [], decisions, run.findings);
   const notImplemented = new Set(run.profile.notImplemented ?? []);
-  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge, notImplemented, secrets: profileSecrets(run.profile), allowOrigins: run.profile.authorize?.allowOrigins });
+  const http = new HttpClient(run.baseUrl, run.authUrl, run.fetch, { timeoutMs: run.requestTimeoutMs, maxResponseBytes: run.maxResponseBytes, signal, judge, notImplemented, secrets: profileSecrets(run.profile), allowOrigins: run.profile.authorize?.allowOrigins, issued: run.issued });
   return {
     profile: run.profile,
     baseUrl: run.baseUrl,

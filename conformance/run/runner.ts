@@ -24,6 +24,8 @@ import { jsonSafe } from "./json-safe.ts";
 import { needsReceiver, unmetNeed, type RunFacilities } from "./needs.ts";
 import { selectCases } from "./select.ts";
 import { secretRedactor } from "../core/secret-redact.ts";
+import { IssuedTokens } from "../core/issued-tokens.ts";
+import { profileSecrets } from "../core/credentials-home.ts";
 import { suggestionOf } from "./suggest.ts";
 
 export const DEFAULT_CASE_TIMEOUT_MS = 30_000;
@@ -258,10 +260,12 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   const authorizer = options.authorizer ?? createAuthorizer(options.profile, target.authUrl, target.baseUrl);
   const decisions = new Decisions(options.profile.decisions);
   const findings: Finding[] = [];
-  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs, maxResponseBytes: options.maxResponseBytes ?? options.profile.limits?.maxResponseBytes, decisions, findings };
+  const issued = new IssuedTokens(new Set(profileSecrets(options.profile)));
+  const run: RunResources = { profile: options.profile, ...target, receiver, authorizer, fetch: options.fetch, requestTimeoutMs: options.requestTimeoutMs, maxResponseBytes: options.maxResponseBytes ?? options.profile.limits?.maxResponseBytes, decisions, findings, issued };
 
   const results: CaseResult[] = [];
-  const redact = secretRedactor(options.profile);
+  // The profile's secrets and the tokens issued so far.
+  const redact = secretRedactor(options.profile, issued);
   options.onProgress?.({ type: "start", total: selected.length, target });
   try {
     for (const [index, c] of selected.entries()) {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../cli/in-process.ts";
 import { curlOf } from "../../conformance/core/http.ts";
 import { secretRedactor } from "../../conformance/core/secret-redact.ts";
+import { IssuedTokens } from "../../conformance/core/issued-tokens.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
 import { ceiling } from "../ceilings.ts";
 
@@ -96,6 +97,56 @@ describe("the profile's secrets in reports", () => {
       for (const [name, form] of Object.entries(forms())) expect(text.includes(form), `${name} in ${report}`).toBe(false);
     }
   }, ceiling(60_000));
+});
+
+describe("tokens the target issues during the run", () => {
+  it("appear in no report: each is named $CONFORMANCE_RUN_TOKEN_<n>, whatever carries it back", async () => {
+    // Each token-issuing answer (the exchange, /authorizations…) carries a fresh token in JSON;
+    // every answer echoes the Authorization header sent, so failures and curl lines carry them.
+    const issued: string[] = [];
+    const fresh = () => {
+      const token = `issued${String(issued.length).padStart(4, "0")}${"9f".repeat(17)}`;
+      issued.push(token);
+      return token;
+    };
+    const issuing = await startFakeTarget((req, res) => {
+      const path = (req.url ?? "/").split("?")[0]!;
+      const echo = String(req.headers.authorization ?? "");
+      if (req.method !== "GET" && /^\/(login\/oauth\/access_token|authorizations)/.test(path)) {
+        const token = fresh();
+        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ id: issued.length, token, access_token: token, token_type: "bearer", scope: "", echo }));
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json", "x-echo": encodeURIComponent(echo) }).end(JSON.stringify({ message: `${req.method} ${req.url} ${echo}` }));
+    });
+    try {
+      const out = join(dir, "report-issued");
+      const result = await runCliInProcess(["conformance", "--base-url", issuing.url, "--auth-url", issuing.url, "--profile", PROFILE, "--only", "oauth,HOOKS-OWNERSHIP-001", "--reporter", "console,junit,json,html", "--out", out]);
+      expect(result.code, result.stderr).toBe(1);
+      // Tokens were issued, and the suite sent them back to the target.
+      expect(issued.length).toBeGreaterThan(0);
+      expect(issuing.requests.some((r) => issued.some((t) => String(r.headers.authorization ?? "").includes(t) || r.url.includes(t)))).toBe(true);
+      const reports: Record<string, string> = { console: result.stdout + result.stderr };
+      for (const file of ["junit.xml", "results.json", "report.html"]) reports[file] = readFileSync(join(out, file), "utf8");
+      expect(reports["results.json"]).toMatch(/\$CONFORMANCE_RUN_TOKEN_\d+/);
+      for (const [report, text] of Object.entries(reports)) for (const token of issued) expect(text.includes(token), `${token} in ${report}`).toBe(false);
+    } finally {
+      await issuing.close();
+    }
+  }, ceiling(60_000));
+
+  it("a short or common value in a token field is no token: the reports keep the words", () => {
+    const tokens = new IssuedTokens();
+    tokens.fromAnswer("http://h/authorizations", JSON.stringify({ token: "application" }));
+    tokens.fromAnswer("http://h/events", JSON.stringify({ token: "0123456789abcdef0123456789abcdef" }));
+    expect(tokens.list()).toEqual([]);
+    tokens.fromAnswer("http://h/login/oauth/access_token", "access_token=0123456789abcdef0123&scope=repo&token_type=bearer");
+    tokens.fromAnswer("http://h/login/oauth/access_token", "<OAuth><access_token>fedcba9876543210fedc</access_token></OAuth>");
+    expect(tokens.list()).toEqual([
+      { value: "0123456789abcdef0123", variable: "CONFORMANCE_RUN_TOKEN_1" },
+      { value: "fedcba9876543210fedc", variable: "CONFORMANCE_RUN_TOKEN_2" },
+    ]);
+  });
 });
 
 describe("curl lines", () => {
