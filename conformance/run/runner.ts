@@ -21,6 +21,7 @@ import { caseContext, type Finding, type RunResources } from "./context.ts";
 import { Decisions } from "../core/decisions.ts";
 import { applyFindings, levelCounts, ruleResults } from "./rule-results.ts";
 import { jsonSafe } from "./json-safe.ts";
+import { boundedFinding, boundedResult } from "./result-bounds.ts";
 import { needsReceiver, unmetNeed, type RunFacilities } from "./needs.ts";
 import { selectCases } from "./select.ts";
 import { secretRedactor } from "../core/secret-redact.ts";
@@ -190,7 +191,7 @@ export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal:
   for (const [rule, n] of rec.dropped()) notes.push(`${n} more failure(s) of ${rule} not listed (at most ${MAX_RECORDED_PER_RULE} per rule and ${MAX_RECORDED_FAILURES} per case)`);
   if (outcome.failures) outcome.failure = outcome.failures[0];
   if (outcome.passedRules && outcome.passedRules.length === 0 && outcome.status === "skipped") delete outcome.passedRules;
-  return { ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes };
+  return boundedResult({ ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes });
 }
 
 /** A case all of whose rules are decisions the profile switches off has nothing left to check. */
@@ -279,7 +280,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     await ownReceiver?.close();
   }
 
-  const summary = summarize(target, startedAt, performance.now() - started, results, findings.map(redact), decisions);
+  const summary = summarize(target, startedAt, performance.now() - started, results, findings.map((f) => redact(boundedFinding(f))), decisions);
   // What the profile's decisions would need for the contract level to pass (conformance --suggest-decisions).
   summary.suggestedDecisions = redact(suggestionOf(summary, options.profile.decisions ?? {}));
   options.onProgress?.({ type: "end", summary });

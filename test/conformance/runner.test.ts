@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Case, Need } from "../../conformance/core/types.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
 import { runSuite, SelectionError, type ProgressEvent } from "../../conformance/run/runner.ts";
+import { MAX_NOTES, NOTE_LIMIT, TEXT_LIMIT } from "../../conformance/run/result-bounds.ts";
+import { check } from "../../conformance/core/failure.ts";
 import { matches, selectCases } from "../../conformance/run/select.ts";
 import { unmetNeed } from "../../conformance/run/needs.ts";
 import { ConsoleReporter } from "../../conformance/report/console.ts";
@@ -222,6 +224,30 @@ describe("outcomes", () => {
       "4/4 FAKE-APP-001 skipped",
       "end",
     ]);
+  });
+});
+
+describe("what a target makes long stays short in a result", () => {
+  it("a failure's message, a skip's reason and the notes are cut, saying how long they were", async () => {
+    // The target's answer, a megabyte, carried whole into a message, a reason and 120 notes.
+    const huge = (ctx: Parameters<Case["run"]>[0]) => ctx.http.request({ path: `/big`, validate: false }).then(() => "x".repeat(1024 * 1024));
+    const failing: Case = { id: "BOUND-FAIL-001", title: "fails with the body", area: "contract", seed: "-", run: async (ctx) => {
+      const body = await huge(ctx);
+      for (let i = 0; i < 120; i++) ctx.note(`note ${i}: ${body}`);
+      check.ok(false, `the answer was ${body}`);
+    } };
+    const skipping: Case = { id: "BOUND-SKIP-001", title: "skips with the body", area: "contract", seed: "-", run: async (ctx) => ctx.skip(`the target said ${await huge(ctx)}`) };
+    const summary = await run([failing, skipping]);
+    const [failed, skipped] = summary.results;
+    expect(failed!.status).toBe("failed");
+    expect(failed!.failure!.message.length).toBeLessThan(TEXT_LIMIT + 100);
+    expect(failed!.failure!.message).toMatch(/… \(an excerpt: the first 4096 of \d+ characters\)$/);
+    expect(failed!.notes.length).toBe(MAX_NOTES + 1);
+    expect(failed!.notes.every((n) => n.length < NOTE_LIMIT + 100)).toBe(true);
+    expect(failed!.notes.at(-1)).toBe("70 more note(s) not listed (at most 50 a case)");
+    expect(skipped!.status).toBe("skipped");
+    expect(skipped!.reason!.length).toBeLessThan(TEXT_LIMIT + 100);
+    expect(JSON.stringify(summary).length).toBeLessThan(200 * 1024);
   });
 });
 
