@@ -8,7 +8,7 @@ import type { CaseResult, FailureDetail } from "../core/types.ts";
 import type { Finding } from "./context.ts";
 import { cutText } from "./json-safe.ts";
 
-/** The most of a message, a reason, a pointer or a curl line's neighbour text one result keeps. */
+/** The most of a message, a reason or a pointer one result keeps. */
 export const TEXT_LIMIT = 4 * 1024;
 /** The most of one note. */
 export const NOTE_LIMIT = 2 * 1024;

@@ -17,6 +17,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { XMLParser } from "fast-xml-parser";
 import { request } from "undici";
+import { DEFAULT_MAX_RESPONSE_BYTES, readBounded } from "../../core/bounded-body.ts";
 
 export interface TokenAnswer {
   status: number;
@@ -97,7 +98,8 @@ export interface Relayed {
 
 async function send(target: URL, headers: IncomingHttpHeaders, body: Buffer): Promise<{ relayed: Relayed; answer: TokenAnswer }> {
   const res = await request(target, { method: "POST", headers, body });
-  const bytes = Buffer.from(await res.body.arrayBuffer());
+  // The upstream is the suite's own reference, but a token answer has no business being large: bounded like any answer.
+  const bytes = await readBounded(res.body, DEFAULT_MAX_RESPONSE_BYTES);
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !["connection", "keep-alive", "transfer-encoding"].includes(k)) out[k] = v;
   const mediaType = String(res.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();

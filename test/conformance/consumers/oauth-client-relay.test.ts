@@ -64,3 +64,34 @@ describe("the profile's tokenErrorStatus", () => {
     for (const bad of [201, 302, 500, "400"]) expect(() => checkClientProfile({ ...base, tokenErrorStatus: bad })).toThrow(/tokenErrorStatus/);
   });
 });
+
+describe("the relay reads an upstream's answer within the suite's byte limit", () => {
+  it("refuses a token answer over 8 MB instead of holding it all", async () => {
+    const { createServer } = await import("node:http");
+    const { relayToken } = await import("../../../conformance/consumers/oauth-client/token-relay.ts");
+    const { ResponseTooLarge } = await import("../../../conformance/core/bounded-body.ts");
+    // An upstream streaming 9 MB of JSON, no Content-Length.
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      let sent = 0;
+      const more = () => {
+        while (sent < 9 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = upstream.address() as { port: number };
+      const record = { at: Date.now(), accept: "application/json", contentType: "application/x-www-form-urlencoded", fields: { code: "x" } };
+      await expect(relayToken(new URL(`http://127.0.0.1:${port}/login/oauth/access_token`), { "content-type": "application/x-www-form-urlencoded" }, Buffer.from("code=x"), record, { spendFirst: () => false, errorStatus: () => 200 })).rejects.toBeInstanceOf(ResponseTooLarge);
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+});
