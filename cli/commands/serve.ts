@@ -32,6 +32,7 @@ interface ServeOptions {
   trustProxy?: string;
   hookEgress?: string;
   rateLimit?: string;
+  failedLogins?: string;
 }
 
 /** `--rate-limit AUTHENTICATED,ANONYMOUS` (hourly), else $SERVICE_CONTRACT_RATE_LIMIT; undefined: 5000,60. */
@@ -42,6 +43,13 @@ export function parseRateLimit(source: string, value: string): { authenticated: 
 }
 
 class RateLimitError extends Error {}
+
+/** `--failed-logins N`, else $SERVICE_CONTRACT_FAILED_LOGINS; undefined: 10 an hour per login. */
+export function parseFailedLogins(source: string, value: string): number {
+  const m = /^\s*(\d{1,9})\s*$/.exec(value);
+  if (!m || Number(m[1]) < 1) throw new RateLimitError(`${source} takes the failed logins allowed per login and hour, a whole number from 1 (e.g. 10), got ${JSON.stringify(value)}`);
+  return Number(m[1]);
+}
 
 /** `--public-url`/`--public-auth-url`, else their environment variables; undefined: the listening address. */
 async function publicUrls(opts: ServeOptions): Promise<{ api?: string; auth?: string }> {
@@ -95,6 +103,7 @@ export const serveCommand: CommandFactory = (setExit) =>
     .option("--trust-proxy <addresses>", "proxies whose X-Forwarded-For names the client, comma-separated IPs, CIDRs or loopback (default: $SERVICE_CONTRACT_TRUST_PROXY, else none)")
     .option("--hook-egress <local|public>", "where hooks may send: local (default: also loopback and private addresses) or public (public addresses only); link-local and cloud metadata never (default: $SERVICE_CONTRACT_HOOK_EGRESS, else local)")
     .option("--rate-limit <authenticated,anonymous>", "hourly rate limits with a token and without one (default: $SERVICE_CONTRACT_RATE_LIMIT, else 5000,60); raise them to run the conformance suite again within the hour")
+    .option("--failed-logins <n>", "failed logins (wrong password or two-factor code) allowed per login and hour before it is locked (default: $SERVICE_CONTRACT_FAILED_LOGINS, else 10); the suite's two-factor case spends up to four a run, so raise it to run that case more than twice an hour")
     .option("--quiet", "print only the ready line")
     .addHelpText(
       "after",
@@ -120,7 +129,9 @@ export const serveCommand: CommandFactory = (setExit) =>
       }
       const { DEFAULT_EGRESS, EGRESS_ENV, parseEgressPolicy } = await import("../../reference/hooks/egress.ts");
       const hookEgress = flagOrEnv("--hook-egress", opts.hookEgress, EGRESS_ENV, (_source, value) => parseEgressPolicy(value), Error) ?? DEFAULT_EGRESS;
-      const rateLimits = flagOrEnv("--rate-limit", opts.rateLimit, "SERVICE_CONTRACT_RATE_LIMIT", parseRateLimit, RateLimitError);
+      const hourly = flagOrEnv("--rate-limit", opts.rateLimit, "SERVICE_CONTRACT_RATE_LIMIT", parseRateLimit, RateLimitError);
+      const failedLogins = flagOrEnv("--failed-logins", opts.failedLogins, "SERVICE_CONTRACT_FAILED_LOGINS", parseFailedLogins, RateLimitError);
+      const rateLimits = hourly || failedLogins ? { ...hourly, ...(failedLogins ? { failedLogins } : {}) } : undefined;
       const { checkSeedChoice, databaseUsageError } = await import("../database-errors.ts");
       checkSeedChoice(opts.seed);
       await checkCanListen(opts.host, port, "--port");

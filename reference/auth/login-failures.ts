@@ -10,8 +10,13 @@
 import { sha256Hex } from "./secrets.ts";
 import { remaining, type RateLimiter } from "../http/rate-limit.ts";
 
-/** Failed logins (wrong password or wrong two-factor code) allowed per login and hour, both doors together. */
+/** Failed logins (wrong password or wrong two-factor code) allowed per login and hour, both doors together; `serve --failed-logins` sets another. */
 export const MAX_FAILED_LOGINS = 10;
+
+/** The number this server allows: its limiter's, else MAX_FAILED_LOGINS. */
+export function failedLoginLimit(limiter: RateLimiter): number {
+  return limiter.limits?.failedLogins ?? MAX_FAILED_LOGINS;
+}
 
 function failureKey(login: string): string {
   return `login-failures:${sha256Hex(login.toLowerCase())}`;
@@ -19,10 +24,10 @@ function failureKey(login: string): string {
 
 /** Whether the login has used up its failures for this window. */
 export async function loginLocked(limiter: RateLimiter, login: string): Promise<boolean> {
-  return remaining(await limiter.peek(failureKey(login), MAX_FAILED_LOGINS)) === 0;
+  return remaining(await limiter.peek(failureKey(login), failedLoginLimit(limiter))) === 0;
 }
 
 /** Counts one failed login. */
 export async function loginFailed(limiter: RateLimiter, login: string): Promise<void> {
-  await limiter.consume(failureKey(login), MAX_FAILED_LOGINS);
+  await limiter.consume(failureKey(login), failedLoginLimit(limiter));
 }

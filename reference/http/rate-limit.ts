@@ -13,6 +13,12 @@ export const ANONYMOUS_LIMIT = 60;
 export interface RateLimits {
   authenticated: number;
   anonymous: number;
+  /**
+   * Failed logins allowed per login and hour (auth/login-failures.ts), counted by the same
+   * limiter; undefined: MAX_FAILED_LOGINS. `serve --failed-logins` sets another (a local server
+   * the conformance suite runs against again and again).
+   */
+  failedLogins?: number;
 }
 
 export const DEFAULT_LIMITS: RateLimits = { authenticated: AUTHENTICATED_LIMIT, anonymous: ANONYMOUS_LIMIT };

@@ -168,6 +168,8 @@ describe("a failed command leaves nothing behind", () => {
   const OPTION_ERRORS: [string, () => string[], Record<string, string>, RegExp][] = [
     ["serve --rate-limit", () => [...SERVE, "--rate-limit", "lots"], {}, /--rate-limit takes two hourly limits/],
     ["serve $SERVICE_CONTRACT_RATE_LIMIT", () => [...SERVE], { SERVICE_CONTRACT_RATE_LIMIT: "0,0" }, /\$SERVICE_CONTRACT_RATE_LIMIT takes two hourly limits/],
+    ["serve --failed-logins", () => [...SERVE, "--failed-logins", "0"], {}, /--failed-logins takes the failed logins allowed per login and hour/],
+    ["serve $SERVICE_CONTRACT_FAILED_LOGINS", () => [...SERVE], { SERVICE_CONTRACT_FAILED_LOGINS: "many" }, /\$SERVICE_CONTRACT_FAILED_LOGINS takes the failed logins/],
     ["serve --hook-egress", () => [...SERVE, "--hook-egress", "everywhere"], {}, /hook egress must be one of local, public, got "everywhere"/],
     ["serve $SERVICE_CONTRACT_HOOK_EGRESS", () => [...SERVE], { SERVICE_CONTRACT_HOOK_EGRESS: "anywhere" }, /hook egress must be one of local, public, got "anywhere"/],
     ["serve $SERVICE_CONTRACT_DELIVERIES", () => [...SERVE], { SERVICE_CONTRACT_DELIVERIES: "{not json" }, /SERVICE_CONTRACT_DELIVERIES must be a JSON object/],

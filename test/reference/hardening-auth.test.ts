@@ -13,6 +13,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { currentTotp } from "../../reference/auth/totp.ts";
 import { MAX_FAILED_LOGINS } from "../../reference/auth/login-failures.ts";
+import { parseFailedLogins } from "../../cli/commands/serve.ts";
 import { call } from "./authorizations-client.ts";
 import { insertEvents } from "./feeds-fixtures.ts";
 import { basic, DEMO, useServer } from "./harness.ts";
@@ -212,6 +213,27 @@ describe("7. one count of failed logins across Basic and the web sign-in", () =>
     for (let i = 0; i < half; i++) expect((await call(t.api, "GET", "/authorizations", { auth: basic("defunkt", `wrong-${i}`) })).status).toBe(401);
     expect((await call(t.api, "GET", "/authorizations", { auth: basic("defunkt", DEMO.defunkt.password) })).status).toBe(403);
     expect((await signIn(new Browser(t.auth), "defunkt", DEMO.defunkt.password)).status).toBe(429);
+  });
+});
+
+describe("7b. serve --failed-logins sets another number of failed logins", () => {
+  // A local server the conformance suite runs against again and again (its two-factor case spends
+  // up to four a run) is started with more; the count is still one for both doors.
+  const t = useServer({ history: false, rateLimits: { failedLogins: 14 } });
+
+  it("allows that many, then locks Basic and the web sign-in alike", async () => {
+    for (let i = 0; i < 13; i++) expect((await call(t.api, "GET", "/authorizations", { auth: basic("hubot", `wrong-${i}`) })).status).toBe(401);
+    // Thirteen failed: past the default ten, the right password still signs in.
+    expect((await call(t.api, "GET", "/authorizations", { auth: basic("hubot", DEMO.hubot.password) })).status).toBe(200);
+    expect((await signIn(new Browser(t.auth), "hubot", "wrong-13")).status).toBe(401);
+    expect((await call(t.api, "GET", "/authorizations", { auth: basic("hubot", DEMO.hubot.password) })).status).toBe(403);
+    expect((await signIn(new Browser(t.auth), DEMO.hubot.login, DEMO.hubot.password)).status).toBe(429);
+  });
+
+  it("the flag takes a whole number from 1, as its variable does", () => {
+    expect(parseFailedLogins("--failed-logins", " 100 ")).toBe(100);
+    expect(() => parseFailedLogins("--failed-logins", "0")).toThrow('--failed-logins takes the failed logins allowed per login and hour, a whole number from 1 (e.g. 10), got "0"');
+    expect(() => parseFailedLogins("$SERVICE_CONTRACT_FAILED_LOGINS", "lots")).toThrow(/^\$SERVICE_CONTRACT_FAILED_LOGINS takes /);
   });
 });
 

@@ -161,7 +161,7 @@ export const NONWEB_CASES: Case[] = [
         if (!lockoutLike(locked)) return;
         ctx.skip(
           `not checked: ${when}, the target refuses ${user.login}'s right password with ${locked.status} (${JSON.stringify(locked.text.slice(0, 120))}) — a lockout of failed logins, spent by earlier runs within the target's window? ` +
-            "Each run of this case spends up to four wrong attempts (a wrong password, a wrong code, a reused code, a code an earlier run used); run it again when the window ends, or name another two-factor user",
+            "Each run of this case spends up to four wrong attempts (a wrong password, a wrong code, a reused code, a code an earlier run used); run it again when the window ends, or name another two-factor user (the reference: serve --failed-logins 100)",
         );
       };
 
