@@ -84,13 +84,11 @@ export function secretRedactor(profile: Profile, issued?: IssuedTokens): Redacto
   let replacements = fixed;
   let issuedSeen = -1;
   /** The replacements, longest first, rebuilt when tokens were issued since the last call. */
-  const current = () => {
+  const refresh = (): void => {
     const size = issued?.size ?? 0;
-    if (size !== issuedSeen) {
-      issuedSeen = size;
-      replacements = [...fixed, ...(issued?.list() ?? []).flatMap((s) => forms(s.value).map((text) => ({ text, variable: s.variable })))].sort((a, b) => b.text.length - a.text.length);
-    }
-    return replacements;
+    if (size === issuedSeen) return;
+    issuedSeen = size;
+    replacements = [...fixed, ...(issued?.list() ?? []).flatMap((s) => forms(s.value).map((text) => ({ text, variable: s.variable })))].sort((a, b) => b.text.length - a.text.length);
   };
   if (fixed.length === 0 && !issued) return (value) => value;
   const redactText = (text: string, curl: boolean): string => {
@@ -115,7 +113,7 @@ export function secretRedactor(profile: Profile, issued?: IssuedTokens): Redacto
     return value;
   };
   return <T>(value: T) => {
-    current();
+    refresh();
     return walk(value, undefined) as T;
   };
 }
