@@ -97,13 +97,25 @@ function redirectMatcher(profile: Profile, authUrl: string, query: Record<string
   };
 }
 
+/** The most of a page's title and text a failure quotes. */
+const TITLE_CHARS = 200;
+const TEXT_CHARS = 300;
+
+/**
+ * What the page showed, for a failure: its URL, title and text, cut inside the page — a target's
+ * page may be megabytes, and only these few hundred characters cross into the suite's process.
+ */
 async function describePage(page: Page): Promise<string> {
-  const title = await page.title().catch(() => "");
-  const text = await page
-    .locator("body")
-    .innerText({ timeout: 1000 })
-    .catch(() => "");
-  return `${page.url()} "${title}": ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`;
+  const shown = await Promise.race([
+    page.evaluate(
+      ([titleChars, textChars]) => ({ title: document.title.slice(0, titleChars), text: (document.body?.innerText ?? "").slice(0, textChars * 4) }),
+      [TITLE_CHARS, TEXT_CHARS] as const,
+    ),
+    // A page whose script never yields is described without its text, as before.
+    new Promise<undefined>((resolve) => setTimeout(resolve, 1000)),
+  ]).catch(() => undefined);
+  const text = (shown?.text ?? "").replace(/\s+/g, " ").trim().slice(0, TEXT_CHARS);
+  return `${page.url().slice(0, 2000)} "${shown?.title ?? ""}": ${text}`;
 }
 
 /** Catch the page load that ends the flow: record it, abort it; stop secrets leaving home; let everything else through. */

@@ -6,11 +6,15 @@
  * the page showed, not a hang.
  */
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { runReference } from "../../conformance/reference-profile.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
+import { createAuthorizer } from "../../conformance/authorize/index.ts";
+import { CaseFailure } from "../../conformance/core/failure.ts";
 import { AUTHORIZE_CASES } from "../conformance/reference-cases.ts";
 import { CHROMIUM_PATH, chromiumSkip } from "./chromium.ts";
 import { ceiling } from "../ceilings.ts";
@@ -53,5 +57,34 @@ describe("conformance authorize: browser driver", () => {
     expect(r!.status).toBe("failed");
     expect(r!.failure!.message).toBe("signing in as octocat did not get past the login form (check users[0].password and authorize.login)");
     expect(String(r!.failure!.actual)).toMatch(/"Sign in"/);
+  }, ceiling(90_000));
+});
+
+describe("conformance authorize: a page of megabytes", () => {
+  it("a failure quotes a few hundred characters of it, cut inside the page", async (ctx) => {
+    const skip = await chromiumSkip();
+    if (skip) return ctx.skip(skip);
+    // A sign-in page that never lets anyone past, with a 1 MB title and 4 MB of text.
+    const page = `<!doctype html><title>${"T".repeat(1024 * 1024)}</title><form method="post" action="/session"><input name="login"><input type="password" name="password"><button type="submit">Sign in</button></form><p>${"word ".repeat(800 * 1024)}</p>`;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "text/html" }).end(page));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const authUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const profile: Profile = { users: [{ login: "octocat", password: "pa55word" }], app: { clientId: "c", clientSecret: "s", callbackUrl: "http://127.0.0.1:9/cb" }, authorize: { driver: "browser", executablePath: CHROMIUM_PATH } };
+    const authorizer = createAuthorizer(profile, authUrl);
+    try {
+      const error = await authorizer.authorize({ client_id: "c", redirect_uri: "http://127.0.0.1:9/cb", state: "s" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CaseFailure);
+      expect((error as CaseFailure).message).toBe("signing in as octocat did not get past the login form (check users[0].password and authorize.login)");
+      const actual = String((error as CaseFailure).detail.actual);
+      expect(actual).toMatch(new RegExp(`^${authUrl}/session "T{200}": Sign in word word`));
+      expect(actual.length).toBeLessThan(authUrl.length + 600);
+    } finally {
+      await authorizer.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, ceiling(90_000));
 });
