@@ -25,13 +25,13 @@ export function boundedNotes(notes: readonly string[]): string[] {
   return kept;
 }
 
-/** `result` with every text the target could make long cut to its limit, saying it was cut. */
+/** `result` with every text the target could make long cut to its limit, saying it was cut; `failure` is its first failure. */
 export function boundedResult(result: CaseResult): CaseResult {
   const failures = result.failures?.map(boundedFailure);
   return {
     ...result,
     ...(result.reason !== undefined ? { reason: cutText(result.reason, TEXT_LIMIT) } : {}),
-    ...(failures ? { failures, failure: failures[0] } : result.failure ? { failure: boundedFailure(result.failure) } : {}),
+    ...(failures ? { failures, failure: failures[0] } : {}),
     notes: boundedNotes(result.notes),
   };
 }

@@ -189,7 +189,6 @@ export async function runCase(meta: CaseMeta, timeoutMs: number, start: (signal:
     }
   }
   for (const [rule, n] of rec.dropped()) notes.push(`${n} more failure(s) of ${rule} not listed (at most ${MAX_RECORDED_PER_RULE} per rule and ${MAX_RECORDED_FAILURES} per case)`);
-  if (outcome.failures) outcome.failure = outcome.failures[0];
   if (outcome.passedRules && outcome.passedRules.length === 0 && outcome.status === "skipped") delete outcome.passedRules;
   return boundedResult({ ...metaOf(meta), ...outcome, durationMs: Math.round(performance.now() - started), notes });
 }

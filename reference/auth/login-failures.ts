@@ -15,7 +15,7 @@ export const MAX_FAILED_LOGINS = 10;
 
 /** The number this server allows: its limiter's, else MAX_FAILED_LOGINS. */
 export function failedLoginLimit(limiter: RateLimiter): number {
-  return limiter.limits?.failedLogins ?? MAX_FAILED_LOGINS;
+  return limiter.limits.failedLogins ?? MAX_FAILED_LOGINS;
 }
 
 function failureKey(login: string): string {
