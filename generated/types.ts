@@ -4798,7 +4798,7 @@ export interface components {
          */
         Link: string;
         /**
-         * @description API URL of the created resource.
+         * @description URL of the created resource: a URI-reference (RFC 9110 §10.2.2), absolute or relative to the request's URL.
          * @example https://api.service.example/repos/octocat/Hello-World/hooks/1
          */
         Location: string;
@@ -5440,7 +5440,7 @@ export interface operations {
             /** @description Redirect to the redirect URI with `code` and `state` on success, or to the registered callback URL with `error`, `error_description`, `error_uri` and `state` on failure. The query of `Location` is described by the extension `x-location-query`. */
             302: {
                 headers: {
-                    /** @description The redirect target, with the result in its query string. */
+                    /** @description The redirect target, with the result in its query string. A URI-reference (RFC 9110 §10.2.2): the redirect to the client's redirect URI is absolute, a sign-in step on the same host may be relative. */
                     Location: string;
                     [name: string]: unknown;
                 };

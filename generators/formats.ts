@@ -12,6 +12,13 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 
 export const URI_PATTERN = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 
+/**
+ * `uri-reference` (a `Location`, RFC 9110 §10.2.2): ajv-formats' fast pattern — an optional
+ * scheme and authority, then no whitespace — linear like the `uri` one, and as loose.
+ */
+export const URI_REFERENCE_PATTERN = /^(?:(?:[a-z][a-z0-9+\-.]*:)?\/?\/)?(?:[^\\\s#][^\s#]*)?(?:#[^\\\s]*)?$/i;
+
 export function overrideFormats(ajv: Ajv2020): void {
   ajv.addFormat("uri", URI_PATTERN);
+  ajv.addFormat("uri-reference", URI_REFERENCE_PATTERN);
 }

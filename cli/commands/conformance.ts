@@ -15,6 +15,7 @@ import { EXIT_CHECK_FAILED, EXIT_DECISIONS_FAILED, EXIT_OK, UsageError } from ".
 import { resolvePeer } from "../../generators/package-files.ts";
 import type { Profile } from "../../conformance/core/profile.ts";
 import { firstMissing, removeMade } from "../made-folders.ts";
+import { newShuffleSeed, parseShuffleSeed } from "../../conformance/run/shuffle.ts";
 
 interface ConformanceOptions {
   baseUrl?: string;
@@ -36,6 +37,8 @@ interface ConformanceOptions {
   list?: boolean;
   adminToken?: string;
   suggestDecisions?: boolean;
+  /** `--shuffle` alone: true; `--shuffle=N` / `--shuffle N`: the seed as written. */
+  shuffle?: boolean | string;
 }
 
 function httpUrl(flag: string, value: string | undefined): string {
@@ -48,6 +51,15 @@ function httpUrl(flag: string, value: string | undefined): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} must be an http(s) URL, got ${value}`);
   return value.replace(/\/+$/, "");
+}
+
+/** --shuffle: absent, bare (a new seed) or a seed 1 … 2³¹−1. */
+function shuffleSeed(value: boolean | string | undefined): number | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return newShuffleSeed();
+  const seed = parseShuffleSeed(value);
+  if (seed === undefined) throw new UsageError(`--shuffle takes a whole number from 1 to 2147483647 as its seed, got ${value}`);
+  return seed;
 }
 
 /** --max-response-bytes: a whole number of bytes, 1 KB to 1 GB (the profile schema's range). */
@@ -141,6 +153,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
     .option("--content-types <list>", "the delivery content types the receiver takes: json (default, the seed's), form, or json,form (--receiver)")
     .option("--oauth-client", "check an OAuth web-flow client: the reference plays the authorization server (with --profile, the client's profile)")
     .option("--suggest-decisions", "after the run, print the profile's decisions: block that would make the contract level pass (each failed decision off, or the value the run saw), with its evidence, to review and paste")
+    .option("--shuffle [seed]", "run the selected cases in a random order drawn from SEED (printed, so the order can be run again; a case's verdict must not depend on the order)")
     .option("--list", "print the rule table (every rule of the seed and of spec/DECISIONS.md, its cases, its place in the reference) and run nothing")
     .addHelpText("after", HELP)
     .action(async (opts: ConformanceOptions) => {
@@ -161,6 +174,8 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
+      const shuffle = shuffleSeed(opts.shuffle);
+      if (shuffle !== undefined) process.stderr.write(`Cases in shuffled order, seed ${shuffle} (run the same order again: --shuffle=${shuffle})\n`);
       const timeoutMs = parseSeconds("--case-timeout", opts.caseTimeout);
       const requestTimeoutMs = parseSeconds("--request-timeout", opts.requestTimeout);
       const maxResponseBytes = parseBytes("--max-response-bytes", opts.maxResponseBytes);
@@ -193,7 +208,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const suite = { only: opts.only, skip: opts.skip, timeoutMs, requestTimeoutMs, maxResponseBytes, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
+        const suite = { only: opts.only, skip: opts.skip, ...(shuffle !== undefined ? { shuffle } : {}), timeoutMs, requestTimeoutMs, maxResponseBytes, receiverHost: opts.receiverHost, onProgress: consoleReporter?.onProgress };
 
         let summary;
         if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
@@ -217,16 +232,12 @@ export const conformanceCommand: CommandFactory = (setExit) =>
             throw new UsageError(opts.profile === undefined ? `--profile is required (or use --reference), and the target does not answer: ${where}` : `the target does not answer: ${where}`);
           }
           const profile = file ?? (await targetProfile(opts, baseUrl));
-          const [{ runSuite }, { ALL_CASES }, { selectCases }, { rateBudgetProblem, requestsNeeded }] = await Promise.all([
-            import("../../conformance/run/runner.ts"),
-            import("../../conformance/cases/index.ts"),
-            import("../../conformance/run/select.ts"),
-            import("../../conformance/run/rate-budget.ts"),
-          ]);
-          // A spent rate limit would fail cases one by one: say so once, before the first.
-          const budget = await rateBudgetProblem({ baseUrl, token: profile.users[0]?.token, need: requestsNeeded(selectCases(ALL_CASES, opts.only, opts.skip).selected, ALL_CASES) });
-          if (budget) throw new UsageError(budget);
-          summary = await runSuite({ ...suite, baseUrl, authUrl, profile });
+          const [{ runSuite }, { readBudget }] = await Promise.all([import("../../conformance/run/runner.ts"), import("../../conformance/run/rate-budget.ts")]);
+          // A spent rate limit would fail cases one by one: the cases that would go past what is
+          // left are skipped with the reason, said once here, and the rest run.
+          const budget = await readBudget({ baseUrl, token: profile.users[0]?.token });
+          const { inert } = await import("../../conformance/core/inert-text.ts");
+          summary = await runSuite({ ...suite, baseUrl, authUrl, profile, budget, onBudget: (line) => process.stderr.write(`${inert(line)}\n`) });
         }
 
         if (consoleReporter) consoleReporter.report(summary);

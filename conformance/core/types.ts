@@ -161,6 +161,8 @@ export interface RunSummary {
   decisions?: { off: string[]; declared: Record<string, unknown> };
   /** The `decisions:` block that would make the contract level pass (run/suggest.ts), for a team to review. */
   suggestedDecisions?: SuggestedDecisions;
+  /** How the cases were ordered: the seed of `--shuffle`, to run the same order again. */
+  order?: { shuffle: number };
 }
 
 export interface SuggestedDecisions {

@@ -1,55 +1,65 @@
 /**
- * Rate limits said, not suffered. The suite spends the target's rate limits like any client: a
- * whole run makes 55 anonymous API requests and about 1,050 with the profile's token on a target
- * that, like the reference, does not count what it refuses for credentials — and 210 against the
- * client address (and about 990 with users[0]'s tokens) on one that counts every request, bad
- * credentials and 401s included. A target whose limit is spent (a second run within the hour
- * against a server allowing 60 anonymous requests an hour) would fail cases one by one for a
- * reason that is not theirs — so before the first case the suite reads `X-RateLimit-Remaining`,
- * anonymously and with the token, finds out with one bad token whether the target counts refused
- * credentials against the address (its 401 shows one request fewer left), and stops with one line when what is left will not last: how
- * much is left, when it resets, how to raise it.
+ * Rate limits said, not suffered. The suite spends the target's rate limits like any client, and a
+ * target's anonymous limit is an ordinary one — 60 an hour per client address, as the seed's
+ * counterpart publishes — which many targets also charge with every request that carries bad or
+ * revoked credentials. A whole run spends at most 60 requests against the address on such a
+ * target (address-requests.ts: measured per case, the larger of the reference and the
+ * independent server, which counts everything), and about 1,050 with users[0]'s tokens.
  *
- * `anonymous` and `user` per area are measured on the reference (every case of an area, counted
- * requests only: `node bin/service-contract.js conformance --reference` with a counting fetch,
- * 2026-11-26); `refused` — the requests without credentials or with bad ones that the reference
- * leaves uncounted and a stricter server counts against the address — on the independent server
- * of test/conformance/independent-server/, which counts every request (2026-11-28, its profile:
- * test/conformance/independent-server.test.ts checks the totals still hold).
+ * Before the first case the suite reads `X-RateLimit-Remaining` anonymously and with users[0]'s
+ * token (two requests), then plans the run in its order: a case whose requests would go past
+ * what is left is skipped, saying how much was left, until when, and how to raise the limit; the
+ * others run. A spent limit never refuses the whole run, and never fails cases one by one on 403s
+ * that are not theirs.
+ *
+ * Token figures per area are measured on the reference (every case of an area, counted requests
+ * only, 2026-11-26) with a margin: 5000 an hour leaves room.
  */
 import type { Area, CaseMeta } from "../core/types.ts";
 import { withOwnedTimeout } from "../core/owned-timeout.ts";
+import { ADDRESS_REQUESTS } from "./address-requests.ts";
 
-/** Counted API requests a full run of each area makes: anonymous, with users[0]'s token, and refused for credentials. */
-export const AREA_REQUESTS: Readonly<Record<Area, { anonymous: number; user: number; refused: number }>> = {
-  // Anonymous figures are the measured ones (the inputs are seeded, so the count is the same on
-  // every run): a margin would refuse a whole run on a fresh server with 60 anonymous requests
-  // an hour, which the run fits in. Token figures carry a margin; 5000 an hour leaves room.
-  contract: { anonymous: 3, user: 70, refused: 4 },
-  oauth: { anonymous: 3, user: 60, refused: 19 },
-  feeds: { anonymous: 7, user: 180, refused: 0 },
-  "issue-events": { anonymous: 0, user: 125, refused: 0 },
-  hooks: { anonymous: 0, user: 150, refused: 1 },
-  webhooks: { anonymous: 0, user: 80, refused: 0 },
-  robustness: { anonymous: 42, user: 700, refused: 131 },
-  receiver: { anonymous: 0, user: 0, refused: 0 },
-  "oauth-client": { anonymous: 0, user: 0, refused: 0 },
+/** Counted API requests a full run of each area makes with users[0]'s tokens. */
+export const AREA_USER_REQUESTS: Readonly<Record<Area, number>> = {
+  contract: 70,
+  oauth: 60,
+  feeds: 180,
+  "issue-events": 125,
+  hooks: 150,
+  webhooks: 80,
+  robustness: 700,
+  receiver: 0,
+  "oauth-client": 0,
 };
 
-/** What the selected cases need: each area's figure in proportion to how many of its cases run. */
-export function requestsNeeded(selected: readonly Pick<CaseMeta, "area">[], all: readonly Pick<CaseMeta, "area">[]): { anonymous: number; user: number; refused: number } {
-  const need = { anonymous: 0, user: 0, refused: 0 };
-  for (const area of new Set(selected.map((c) => c.area))) {
-    const share = selected.filter((c) => c.area === area).length / Math.max(1, all.filter((c) => c.area === area).length);
-    const figures = AREA_REQUESTS[area] ?? { anonymous: 0, user: 0, refused: 0 };
-    need.anonymous += Math.ceil(figures.anonymous * share);
-    need.user += Math.ceil(figures.user * share);
-    need.refused += Math.ceil(figures.refused * share);
+/** The most a whole run may spend against the client address: the ordinary anonymous limit. */
+export const ADDRESS_BUDGET = 60;
+
+export interface Needs {
+  /** Requests without credentials or with bad ones (what an address-counting target charges). */
+  address: number;
+  /** Requests with users[0]'s tokens. */
+  user: number;
+}
+
+/** What one case spends: its measured address figure, and its share of its area's token figure. */
+export function caseNeeds(c: Pick<CaseMeta, "id" | "area">, all: readonly Pick<CaseMeta, "area">[]): Needs {
+  const inArea = Math.max(1, all.filter((x) => x.area === c.area).length);
+  return { address: ADDRESS_REQUESTS[c.id] ?? 0, user: Math.ceil((AREA_USER_REQUESTS[c.area] ?? 0) / inArea) };
+}
+
+/** What the selected cases need in all. */
+export function requestsNeeded(selected: readonly Pick<CaseMeta, "id" | "area">[], all: readonly Pick<CaseMeta, "area">[]): Needs {
+  const need = { address: 0, user: 0 };
+  for (const c of selected) {
+    const n = caseNeeds(c, all);
+    need.address += n.address;
+    need.user += n.user;
   }
   return need;
 }
 
-interface Left {
+export interface Left {
   remaining: number;
   limit?: number;
   reset?: number;
@@ -60,23 +70,6 @@ interface Left {
 async function left(baseUrl: string, token: string | undefined, fetchImpl: typeof fetch): Promise<Left | undefined> {
   try {
     return await withOwnedTimeout(10_000, (signal) => fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", ...(token ? { authorization: `token ${token}` } : {}) }, redirect: "manual", signal }).then(readLeft));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether the target counts a request with bad credentials against the client address: its
- * answer (a 401, with the seed's rate-limit headers) shows one request fewer left than the
- * anonymous read before it. A target that does not count it, or sends no header on the 401,
- * costs nothing here. Returns what is left after it when it counts.
- */
-async function countsRefused(baseUrl: string, before: Left, fetchImpl: typeof fetch): Promise<Left | undefined> {
-  try {
-    const after = await withOwnedTimeout(10_000, (signal) =>
-      fetchImpl(`${baseUrl}/events`, { headers: { accept: "application/json", authorization: "token conformance-budget-probe-not-a-token" }, redirect: "manual", signal }).then(readLeft),
-    );
-    return after !== undefined && after.remaining < before.remaining ? after : undefined;
   } catch {
     return undefined;
   }
@@ -106,30 +99,54 @@ function when(reset: number | undefined, raw: string | undefined): string {
   return ` until ${date.toISOString().replace(/\.\d{3}Z$/, "Z")} (X-RateLimit-Reset)`;
 }
 
-/**
- * The line to stop with when the target's remaining rate limit will not last the selected cases;
- * undefined when it will (or when the target sends no X-RateLimit-Remaining to read).
- */
-export async function rateBudgetProblem(options: { baseUrl: string; token?: string; need: { anonymous: number; user: number; refused?: number }; fetch?: typeof fetch }): Promise<string | undefined> {
+export interface Budget {
+  /** What the target says is left anonymously (the client address). */
+  address?: Left;
+  /** What is left for users[0]'s token. */
+  user?: Left;
+}
+
+/** Reads what the target has left: one anonymous request and one with users[0]'s token. */
+export async function readBudget(options: { baseUrl: string; token?: string; fetch?: typeof fetch }): Promise<Budget> {
   const fetchImpl = options.fetch ?? fetch;
-  const refused = options.need.refused ?? 0;
-  const checks: [string, string | undefined, number][] = [["anonymous", undefined, options.need.anonymous]];
-  if (options.token) checks.push(["users[0]'s token", options.token, options.need.user]);
-  for (const [who, token, figure] of checks) {
-    let need = figure;
-    if (need === 0 && (token !== undefined || refused === 0)) continue;
-    let l = await left(options.baseUrl, token, fetchImpl);
-    // Refused credentials count against the address on some targets: then the run needs those too.
-    const counted = token === undefined && l && refused > 0 ? await countsRefused(options.baseUrl, l, fetchImpl) : undefined;
-    if (counted) {
-      need += refused;
-      l = counted;
+  const address = await left(options.baseUrl, undefined, fetchImpl);
+  const user = options.token ? await left(options.baseUrl, options.token, fetchImpl) : undefined;
+  return { ...(address ? { address } : {}), ...(user ? { user } : {}) };
+}
+
+function leftText(l: Left): string {
+  return `${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset, l.resetText)}`;
+}
+
+export interface BudgetPlan {
+  /** Case ID → why it is skipped. */
+  skips: Map<string, string>;
+  /** One line for the terminal when cases are skipped, else undefined. */
+  line?: string;
+}
+
+/**
+ * The run planned in its order against what is left: each case that fits spends its figures,
+ * each that does not is skipped with the reason (a later, cheaper case may still fit).
+ */
+export function planBudget(ordered: readonly Pick<CaseMeta, "id" | "area">[], all: readonly Pick<CaseMeta, "area">[], budget: Budget): BudgetPlan {
+  const skips = new Map<string, string>();
+  let address = budget.address?.remaining ?? Infinity;
+  let user = budget.user?.remaining ?? Infinity;
+  for (const c of ordered) {
+    const need = caseNeeds(c, all);
+    if (need.address > address) {
+      skips.set(c.id, `the target's anonymous rate limit will not last this case: ${leftText(budget.address!)} when the run began, the cases before it spend about ${budget.address!.remaining - address} and this one about ${need.address} against the client address — wait for the reset, raise the target's anonymous limit (the reference: serve --rate-limit 5000,1000), or run it alone (--only ${c.id})`);
+      continue;
     }
-    // The probe itself was one request; what is left after it must cover the run.
-    if (l && l.remaining < need) {
-      const raise = who === "anonymous" ? "raise the target's anonymous limit (the reference: serve --rate-limit 5000,1000)" : "raise the target's per-user limit";
-      return `the target's ${who} rate limit will not last this run: ${l.remaining}${l.limit !== undefined ? ` of ${l.limit}` : ""} requests left${when(l.reset, l.resetText)}, the selected cases need about ${need}; wait for the reset, ${raise}, or select fewer cases (--skip robustness)`;
+    if (need.user > user) {
+      skips.set(c.id, `users[0]'s rate limit will not last this case: ${leftText(budget.user!)} when the run began, the cases before it spend about ${budget.user!.remaining - user} and this one about ${need.user} with users[0]'s tokens — wait for the reset or raise the target's per-user limit`);
+      continue;
     }
+    address -= need.address;
+    user -= need.user;
   }
-  return undefined;
+  if (skips.size === 0) return { skips };
+  const which = [budget.address && [...skips.values()].some((r) => r.startsWith("the target's anonymous")) ? `anonymously ${leftText(budget.address)}` : "", budget.user && [...skips.values()].some((r) => r.startsWith("users[0]")) ? `with users[0]'s token ${leftText(budget.user)}` : ""].filter(Boolean).join("; ");
+  return { skips, line: `the target's rate limit will not last the whole run (${which}): ${skips.size} case(s) that would go past it are skipped, each saying why; the rest run` };
 }

@@ -28,6 +28,8 @@ import { secretRedactor } from "../core/secret-redact.ts";
 import { IssuedTokens } from "../core/issued-tokens.ts";
 import { profileSecrets } from "../core/credentials-home.ts";
 import { suggestionOf } from "./suggest.ts";
+import { shuffled } from "./shuffle.ts";
+import { planBudget, type Budget } from "./rate-budget.ts";
 
 export const DEFAULT_CASE_TIMEOUT_MS = 30_000;
 
@@ -59,6 +61,12 @@ export interface SuiteOptions {
   authorizer?: Authorizer;
   onProgress?: (event: ProgressEvent) => void;
   fetch?: typeof fetch;
+  /** Run the selected cases in the order this seed draws (run/shuffle.ts); default: the registered order. */
+  shuffle?: number;
+  /** What the target's rate limits had left before the run (run/rate-budget.ts readBudget): cases that would go past it are skipped. */
+  budget?: Budget;
+  /** Told once, before the first case, when the budget skips cases. */
+  onBudget?: (line: string) => void;
 }
 
 /** The selection is empty or names something that does not exist: a usage error, not a result. */
@@ -200,8 +208,8 @@ function switchedOff(c: CaseMeta, decisions: Decisions): string | undefined {
   return `not checked: the profile switches off ${rules.join(", ")} (the target chose otherwise)`;
 }
 
-async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number, decisions: Decisions): Promise<CaseResult> {
-  const reason = switchedOff(c, decisions) ?? unmetNeed(c.needs, run.profile, facilities);
+async function runOne(c: Case, run: RunResources, facilities: RunFacilities, timeoutMs: number, decisions: Decisions, budgetSkip?: string): Promise<CaseResult> {
+  const reason = switchedOff(c, decisions) ?? unmetNeed(c.needs, run.profile, facilities) ?? budgetSkip;
   if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes: [] };
   return runCase(
     c,
@@ -234,9 +242,13 @@ function trimSlash(url: string): string {
 
 export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   const cases = options.cases ?? (await import("../cases/index.ts")).ALL_CASES;
-  const { selected, unmatched } = selectCases(cases, options.only, options.skip);
+  const selection = selectCases(cases, options.only, options.skip);
+  const { unmatched } = selection;
   if (unmatched.length > 0) throw new SelectionError(`--only ${unmatched.join(",")} matches no case`);
-  if (selected.length === 0) throw new SelectionError(cases.length === 0 ? "no cases are registered" : "the selection is empty (every case is excluded by --skip)");
+  if (selection.selected.length === 0) throw new SelectionError(cases.length === 0 ? "no cases are registered" : "the selection is empty (every case is excluded by --skip)");
+  const selected = options.shuffle === undefined ? selection.selected : shuffled(selection.selected, options.shuffle);
+  const plan = options.budget ? planBudget(selected, cases, options.budget) : undefined;
+  if (plan?.line) options.onBudget?.(plan.line);
 
   const target = { baseUrl: trimSlash(options.baseUrl), authUrl: trimSlash(options.authUrl) };
   const startedAt = new Date();
@@ -270,7 +282,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   try {
     for (const [index, c] of selected.entries()) {
       // The profile's secrets leave no result (its failure, curl line, notes): redacted as it is made.
-      const result = redact(await runOne(c, run, facilities, timeoutMs, decisions));
+      const result = redact(await runOne(c, run, facilities, timeoutMs, decisions, plan?.skips.get(c.id)));
       results.push(result);
       options.onProgress?.({ type: "case", result, index, total: selected.length });
     }
@@ -280,6 +292,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   }
 
   const summary = summarize(target, startedAt, performance.now() - started, results, findings.map((f) => redact(boundedFinding(f))), decisions);
+  if (options.shuffle !== undefined) summary.order = { shuffle: options.shuffle };
   // What the profile's decisions would need for the contract level to pass (conformance --suggest-decisions).
   summary.suggestedDecisions = redact(suggestionOf(summary, options.profile.decisions ?? {}));
   options.onProgress?.({ type: "end", summary });

@@ -1,7 +1,7 @@
 /**
  * Issue 34, points 8, 10 and 11, through the CLI's `main` in process: what a target sends cannot
- * crash the run or pass for a verdict (a rate-limit header no date can hold is exit 2 with a
- * line, never a stack trace and exit 1), cannot drive the terminal (its message in the
+ * crash the run or pass for a verdict (a rate-limit header no date can hold is quoted in the
+ * budget's line and the skip reasons, never a stack trace and exit 1), cannot drive the terminal (its message in the
  * demo-profile detection's error line, a pointer naming its keys), and the report files are never
  * written through symbolic links nor a link deleted by the clean-up. (Exit 4 for a crash of the
  * binary itself: test/conformance/cli-hostile-targets.test.ts.)
@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../cli/in-process.ts";
-import { rateBudgetProblem } from "../../conformance/run/rate-budget.ts";
+import { planBudget, readBudget } from "../../conformance/run/rate-budget.ts";
+import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { ConsoleReporter } from "../../conformance/report/console.ts";
 import type { CaseResult, RunSummary } from "../../conformance/core/types.ts";
 import { startFakeTarget, type FakeTarget } from "./fake-target.ts";
@@ -46,15 +47,19 @@ afterAll(() => target?.close());
 describe("a target's rate-limit headers", () => {
   it.each(["99999999999999999999", "-5", "garbage", "1e400", "", "0x10", "9".repeat(400)])("X-RateLimit-Reset %j: a line, never a crash", async (reset) => {
     const fetchImpl = (async () => new Response("[]", { headers: { "x-ratelimit-remaining": "0", "x-ratelimit-limit": "99999999999999999999", "x-ratelimit-reset": reset } })) as unknown as typeof fetch;
-    const problem = await rateBudgetProblem({ baseUrl: "http://t.test", need: { anonymous: 5, user: 0 }, fetch: fetchImpl });
-    expect(problem).toMatch(/^the target.s anonymous rate limit will not last this run: 0 of 100000000000000000000 requests left/);
+    const budget = await readBudget({ baseUrl: "http://t.test", fetch: fetchImpl });
+    const plan = planBudget(ALL_CASES.filter((c) => c.id === "CONTRACT-RATE-001"), ALL_CASES, budget);
+    expect(plan.line).toMatch(/^the target.s rate limit will not last the whole run \(anonymously 0 of 100000000000000000000 requests left/);
+    expect(plan.skips.get("CONTRACT-RATE-001")).toMatch(/^the target.s anonymous rate limit will not last this case: 0 of 100000000000000000000 requests left/);
   });
 
-  it("a reset no date can hold: exit 2 with the line (it was exit 1, a stack trace and no report)", async () => {
+  it("a reset no date can hold: the line quotes it, the case that would go past the limit is skipped, the run ends 0 (it was exit 1, a stack trace and no report)", async () => {
     resetHeader = "99999999999999999999";
-    const result = await runCliInProcess(["conformance", "--base-url", target.url, "--auth-url", target.url, "--profile", PROFILE, "--only", "FEEDS-ETAG-001"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`service-contract: the target's anonymous rate limit will not last this run: 0 of 60 requests left until X-RateLimit-Reset "99999999999999999999", which is no date, the selected cases need about 1; wait for the reset, raise the target's anonymous limit (the reference: serve --rate-limit 5000,1000), or select fewer cases (--skip robustness)\n`);
+    const result = await runCliInProcess(["conformance", "--base-url", target.url, "--auth-url", target.url, "--profile", PROFILE, "--only", "CONTRACT-RATE-001", "--reporter", "json", "--out", join(dir, "budget-report")]);
+    expect(result.stderr).toBe(`the target's rate limit will not last the whole run (anonymously 0 of 60 requests left until X-RateLimit-Reset "99999999999999999999", which is no date): 1 case(s) that would go past it are skipped, each saying why; the rest run\n`);
+    expect(result.code, result.stdout).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "budget-report", "results.json"), "utf8")) as RunSummary;
+    expect(report.results.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([expect.stringMatching(/^CONTRACT-RATE-001 skipped: the target's anonymous rate limit will not last this case: 0 of 60 requests left until X-RateLimit-Reset "99999999999999999999", which is no date/)]);
   });
 });
 

@@ -11,7 +11,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunSummary } from "../../conformance/core/types.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
-import { rateBudgetProblem } from "../../conformance/run/rate-budget.ts";
+import { planBudget, readBudget, requestsNeeded } from "../../conformance/run/rate-budget.ts";
+import { ALL_CASES } from "../../conformance/cases/index.ts";
 import { startIndependentServer, type IndependentOptions, type IndependentServer } from "./independent-server/server.ts";
 import { DECISIONS, independentProfile } from "./independent-profile.ts";
 import { resultLine } from "./fault-proxy/run.ts";
@@ -68,13 +69,21 @@ describe("where it breaks the seed, the suite says so at the seed level", () => 
 });
 
 describe("the request budget's preflight", () => {
-  it("finds that this server counts refused credentials against the address, and asks for those too", async () => {
+  it("reads what is left with two requests and plans the run: what does not fit is skipped, the rest runs", async () => {
     server = await startIndependentServer();
-    // 600 an hour for the address: enough without the refused requests, not with 1000 of them.
-    expect(await rateBudgetProblem({ baseUrl: server.api, need: { anonymous: 10, user: 0, refused: 0 } })).toBeUndefined();
-    const problem = await rateBudgetProblem({ baseUrl: server.api, need: { anonymous: 10, user: 0, refused: 1000 } });
-    expect(problem).toMatch(/^the target's anonymous rate limit will not last this run: \d+ of 600 requests left, the selected cases need about 1010;/);
-    // Counted: the probes themselves, the bad token among them.
-    expect(server.counts.badCredentials).toBe(1);
+    const budget = await readBudget({ baseUrl: server.api, token: independentProfile(server).users[0]!.token });
+    expect(budget.address?.limit).toBe(600);
+    expect(budget.user?.remaining).toBeGreaterThan(1000);
+    // The probes themselves: one anonymous request, one with the token, no bad credential.
+    expect(server.counts.badCredentials).toBe(0);
+    expect(requestsNeeded(ALL_CASES, ALL_CASES).address).toBeLessThanOrEqual(60);
+    // With 5 left for the address: FEEDS-VIS-002 (6 anonymous requests) cannot run, the cheap ones still do.
+    const tight = { ...budget, address: { ...budget.address!, remaining: 5 } };
+    const order = ALL_CASES.filter((c) => ["FEEDS-VIS-002", "CONTRACT-SCOPE-001", "FEEDS-ETAG-001"].includes(c.id));
+    const plan = planBudget(order, ALL_CASES, tight);
+    expect([...plan.skips.keys()]).toEqual(["FEEDS-VIS-002"]);
+    expect(plan.skips.get("FEEDS-VIS-002")).toMatch(/^the target's anonymous rate limit will not last this case: 5 of 600 requests left when the run began, the cases before it spend about \d+ and this one about 6 against the client address/);
+    expect(plan.line).toMatch(/1 case\(s\) that would go past it are skipped/);
+    expect(planBudget(order, ALL_CASES, budget).skips.size).toBe(0);
   });
 });

@@ -4,5 +4,6 @@ import { RATE_CASES } from "./rate-limit.ts";
 import { SCOPE_CASES } from "./scopes.ts";
 import { REQUEST_CASES } from "./requests.ts";
 import { ESCAPE_CASES } from "./malformed-escape.ts";
+import { PRECISION_CASES } from "./precision.ts";
 
-export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES, ...REQUEST_CASES, ...ESCAPE_CASES];
+export const CASES: Case[] = [...RATE_CASES, ...SCOPE_CASES, ...REQUEST_CASES, ...ESCAPE_CASES, ...PRECISION_CASES];

@@ -14,8 +14,9 @@ import { mainToken, publicRepo } from "../profile.ts";
 
 const SEED = "Errors › Other (spec/DECISIONS.md: Request handling)";
 
-function errorShape(ctx: CaseContext, res: HttpResponse, status: number, where: string, message?: string): void {
-  check.status(res.status, status, where);
+/** `rule`: the decision the status answers to (default: the case's first rule). */
+function errorShape(ctx: CaseContext, res: HttpResponse, status: number, where: string, message?: string, rule?: string): void {
+  (rule ? ctx.rule(rule) : check).status(res.status, status, where);
   const errors: Checks = ctx.rule("D-ERRORS");
   let body: { message?: unknown; documentation_url?: unknown } = {};
   try {
@@ -55,8 +56,11 @@ export const REQUEST_CASES: Case[] = [
       const { full } = publicRepo(ctx);
       errorShape(ctx, await get(ctx, `/repos/${full}/hooks/abc`), 404, `GET /repos/${full}/hooks/abc`);
       const hex = `0x${ctx.profile.issue!.toString(16)}`;
-      errorShape(ctx, await get(ctx, `/repos/${full}/issues/${hex}/events`), 404, `GET /repos/${full}/issues/${hex}/events (issue ${ctx.profile.issue} in hexadecimal)`);
-      errorShape(ctx, await get(ctx, "/events?page=0x2"), 422, "GET /events?page=0x2", "Validation Failed");
+      // A number spelled otherwise is D-REQ-NUMBERS' in a path and D-INVALID-QUERY's in a query:
+      // each answer counts against the decision it probes, not the case's first (a target that
+      // keeps D-REQ-MALFORMED-PATH-VALUE and answers page=0x2 otherwise switches one of those off).
+      errorShape(ctx, await get(ctx, `/repos/${full}/issues/${hex}/events`), 404, `GET /repos/${full}/issues/${hex}/events (issue ${ctx.profile.issue} in hexadecimal)`, undefined, "D-REQ-NUMBERS");
+      if (ctx.decisions.on("D-REQ-NUMBERS")) errorShape(ctx, await get(ctx, "/events?page=0x2"), 422, "GET /events?page=0x2", "Validation Failed", "D-INVALID-QUERY");
     },
   },
   {

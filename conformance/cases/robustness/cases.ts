@@ -86,6 +86,25 @@ function shortCurl(response: HttpResponse): string {
   return curl.length > 2000 ? `${curl.slice(0, 2000)}… (${curl.length} characters)` : curl;
 }
 
+/**
+ * The decision that makes an operation the contract's — its path and method, where the seed shows
+ * none. A profile that switches it off says the target serves that part otherwise (or not at all):
+ * bad inputs to the contract's path would test nothing of the target's, and spend its limits.
+ */
+const OPERATION_OWNERS: readonly [RegExp, string][] = [
+  [/^(check|reset|revoke)Application(Token|Grant)$/, "D-NONWEB-APP-TOKENS"],
+  [/^getOrCreateAuthorization/, "D-REF-NONWEB-GET-CREATE"],
+  [/^(create|get|list|update|delete)Authorizations?$/, "D-NONWEB-AUTHORIZATIONS"],
+  [/HookDeliver(y|ies)$/, "D-DELIVERY-RETRIES"],
+  [/^testRepoHook$/, "D-REF-HOOKS-POST-TESTS"],
+  [/^ping(Repo|Org)Hook$/, "D-PING-ENDPOINT"],
+  [/^(create|get|list|update|delete)(Repo|Org)Hooks?$/, "D-HOOK-ENDPOINTS"],
+];
+
+export function operationOwner(operationId: string): string | undefined {
+  return OPERATION_OWNERS.find(([re]) => re.test(operationId))?.[1];
+}
+
 function needsOf(operationId: OperationId): Need[] {
   const { path, host } = operationTable[operationId]!;
   if (host !== "api") return [];
@@ -106,6 +125,8 @@ export function robustnessCase(operationId: OperationId): Case {
     rules: api ? ["D-CONF-NEVER-5XX", "D-CONF-ROBUSTNESS", "D-ERRORS", "D-REQ-MALFORMED-JSON", "D-REQ-422-CODES"] : ["D-CONF-NEVER-5XX", "D-CONF-ROBUSTNESS", "D-ERRORS"],
     needs: needsOf(operationId),
     async run(ctx) {
+      const owner = operationOwner(operationId);
+      if (owner && ctx.decisions.off(owner)) ctx.skip(`${operationId} is the contract's (${owner}), which the profile switches off: no bad inputs sent to it`);
       const op = await operationModel(operationId);
       const inputs = badInputs(op, ctx.profile);
       const statuses = new Map<number, number>();

@@ -24,6 +24,16 @@ export const INPUTS_PER_OPERATION = 20;
 export const INPUTS_WITH_PASSWORD = 12;
 /** Of those, garbage credentials (each a 401 on a correct target). */
 const CREDENTIAL_INPUTS = 2;
+/**
+ * The operations whose case also sends garbage credentials: one per way of authenticating (a
+ * token, Basic of a user, Basic of an application) and the one that works anonymously. A request
+ * with bad credentials is counted against the client address on many targets, whose anonymous
+ * limit is an ordinary 60 an hour (the seed's counterpart publishes 60): every other operation's
+ * bad inputs go with users[0]'s valid credentials, so a whole run stays within that limit
+ * (conformance/run/rate-budget.ts). What a bad credential gets is the same on every operation of
+ * a kind — the one authentication layer answers it.
+ */
+export const CREDENTIAL_OPERATIONS: ReadonlySet<string> = new Set(["listServiceHooks", "listRepoEvents", "createAuthorization", "checkApplicationToken"]);
 
 /** An id no target has: within 32 bits, so it is only the mutated part that is out of range. */
 export const NO_SUCH_ID = "2147483000";
@@ -143,13 +153,13 @@ export function badInputs(op: OperationModel, profile: Profile, count = op.auth.
     const per = kinds.map((_, i) => Math.max(1, Math.floor(rest / kinds.length) + (i < rest % kinds.length ? 1 : 0)));
     kinds.forEach((kind, i) => out.push(...fc.sample(kind, { seed: seed + i, numRuns: per[i]! })));
   }
-  if (credentials) out.push(...fc.sample(credentials, { seed: seed - 1, numRuns: kinds.length > 0 ? CREDENTIAL_INPUTS : count }));
+  if (credentials) out.push(...fc.sample(credentials, { seed: seed - 1, numRuns: kinds.length > 0 ? CREDENTIAL_INPUTS : 2 * CREDENTIAL_INPUTS }));
   const seen = new Set<string>();
   return out.filter((i) => !seen.has(i.label) && seen.add(i.label));
 }
 
 function credentialInputs(op: OperationModel, input: (label: string, change: Partial<BadInput>) => BadInput): fc.Arbitrary<BadInput> | undefined {
-  if (op.host !== "api") return undefined;
+  if (op.host !== "api" || !CREDENTIAL_OPERATIONS.has(op.operationId)) return undefined;
   if (op.auth.basic) return badBasic.map((b) => input(`Authorization: Basic ${show(b)}`, { credentials: { kind: "header", authorization: `Basic ${b}` } }));
   if (!op.auth.token) return undefined;
   return fc.oneof(

@@ -1,0 +1,81 @@
+/**
+ * Measures what each conformance case spends against the client address — API requests without
+ * credentials, and those answered 401 (bad or revoked credentials, which many targets count
+ * against the address too) — on the reference and on the independent server of
+ * test/conformance/independent-server/, and prints the larger figure of the two per case: the
+ * table conformance/run/address-requests.ts holds.
+ *
+ *   node --conditions service-contract-source --import tsx scripts/rate-budget/measure.ts > conformance/run/address-requests.ts
+ *
+ * The rate budget (conformance/run/rate-budget.ts) plans a run with these figures: a case whose
+ * figure does not fit what the target has left is skipped with the reason, the rest run.
+ */
+import type { ProgressEvent } from "../../conformance/run/runner.ts";
+import { runSuite } from "../../conformance/run/runner.ts";
+import { runReference } from "../../conformance/reference-profile.ts";
+import { startIndependentServer } from "../../test/conformance/independent-server/server.ts";
+import { independentProfile } from "../../test/conformance/independent-profile.ts";
+
+type Counter = { fetch: typeof fetch; onProgress: (event: ProgressEvent) => void; table: Record<string, number> };
+
+/**
+ * A fetch that counts the API host's requests that spend the address, credited to the case that
+ * ran when they were sent. The profile's triggers (the reference's `/_admin/simulate/…`, the
+ * independent server's `/_indie/happen/…`) are the target's own test endpoints, not rate-limited.
+ */
+function counter(api: () => string): Counter {
+  const table: Record<string, number> = {};
+  let spent = 0;
+  const counted: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const response = await fetch(input, init);
+    const onApi = api() !== "" && url.href.startsWith(api()) && !/^\/_(admin|indie)\//.test(url.pathname);
+    const anonymous = !headers.has("authorization") && !url.searchParams.has("access_token");
+    if (onApi && (anonymous || response.status === 401)) spent++;
+    return response;
+  };
+  return {
+    fetch: counted,
+    table,
+    onProgress(event) {
+      if (event.type !== "case") return;
+      if (spent > 0) table[event.result.id] = spent;
+      spent = 0;
+    },
+  };
+}
+
+async function onReference(): Promise<Record<string, number>> {
+  let api = "";
+  const c = counter(() => api);
+  await runReference({ fetch: c.fetch, onProgress: c.onProgress, onStarted: (t) => (api = t.server.urls.api) });
+  return c.table;
+}
+
+async function onIndependent(): Promise<Record<string, number>> {
+  const server = await startIndependentServer();
+  const c = counter(() => server.api);
+  try {
+    await runSuite({ baseUrl: server.api, authUrl: server.auth, profile: independentProfile(server), fetch: c.fetch, onProgress: c.onProgress });
+  } finally {
+    await server.close();
+  }
+  return c.table;
+}
+
+const tables = [await onReference(), await onIndependent()];
+const merged: Record<string, number> = {};
+for (const t of tables) for (const [id, n] of Object.entries(t)) merged[id] = Math.max(merged[id] ?? 0, n);
+const sorted = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
+const today = new Date().toISOString().slice(0, 10);
+process.stdout.write(`/**
+ * What each case spends against the client address — API requests without credentials, and those
+ * answered 401 — measured on the reference and on the independent server (the larger of the two),
+ * ${today}, by scripts/rate-budget/measure.ts (its header has the command). Generated: run it again
+ * when a case changes what it sends; test/conformance/independent-server.test.ts checks a whole run
+ * still spends no more than the total.
+ */
+export const ADDRESS_REQUESTS: Readonly<Record<string, number>> = ${JSON.stringify(sorted, null, 2).replace(/"([A-Z0-9_-]+)":/g, '"$1":')};
+`);
+process.stderr.write(`reference ${Object.values(tables[0]!).reduce((a, b) => a + b, 0)}, independent ${Object.values(tables[1]!).reduce((a, b) => a + b, 0)}; the table: ${Object.keys(sorted).length} cases, ${Object.values(sorted).reduce((a, b) => a + b, 0)} requests\n`);
