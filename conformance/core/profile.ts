@@ -49,9 +49,12 @@ export interface ProfileServiceHook {
 }
 
 /** One way to make an event happen on the target. `{param}` in strings is replaced from the case's params. */
+/** JSON pointers into a step's answer naming what it made (run/trigger-made.ts). */
+export type TriggerMadePointers = { repository?: string; issue?: string; hook?: string };
+
 export type TriggerStep =
-  | { http: { method: string; url: string; headers?: Record<string, string>; body?: unknown } }
-  | { command: string[] };
+  | { http: { method: string; url: string; headers?: Record<string, string>; body?: unknown; made?: TriggerMadePointers } }
+  | { command: string[]; made?: TriggerMadePointers };
 
 export interface AuthorizeDriver {
   /** `form`: plain HTTP, following the login and consent forms; `browser`: playwright-core + Chromium. */

@@ -4,6 +4,7 @@
  * the target over HTTP through `CaseContext`. Cases register in a table per area
  * (conformance/cases/<area>/index.ts); the runner (conformance/run/) selects, runs and reports.
  */
+import type { TriggerMade } from "../run/trigger-made.ts";
 import type { Profile } from "./profile.ts";
 import type { HttpClient } from "./http.ts";
 import type { Receiver } from "./receiver.ts";
@@ -70,8 +71,8 @@ export interface CaseContext {
   http: HttpClient;
   /** The built-in webhook receiver, when the run has one. */
   receiver?: Receiver;
-  /** Make `event` happen on the target as the profile describes (throws SkipCase when it cannot). */
-  trigger(event: string, params?: Record<string, string>): Promise<void>;
+  /** Make `event` happen on the target as the profile describes (throws SkipCase when it cannot); what the target says it made. */
+  trigger(event: string, params?: Record<string, string>): Promise<TriggerMade>;
   /**
    * Through the authorize page as users[0]: the final redirect Location to the callback. The
    * consent page's approve button is pressed unless `options.decision` is `deny`.

@@ -17,6 +17,7 @@ import type { Profile, TriggerStep } from "../core/profile.ts";
 import { CaseFailure, SkipCase } from "../core/failure.ts";
 import type { HttpClient } from "../core/http.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../core/bounded-body.ts";
+import { madeFrom, type TriggerMade } from "./trigger-made.ts";
 
 /** How long one command step may run. */
 export const COMMAND_TIMEOUT_MS = 60_000;
@@ -75,7 +76,7 @@ export function triggerParams(profile: Profile, event: string, given: Record<str
   return { all: { ...base, ...spread }, spread };
 }
 
-async function httpStep(step: Extract<TriggerStep, { http: unknown }>["http"], params: { all: Record<string, string>; spread: Record<string, string> }, event: string, options: TriggerOptions): Promise<void> {
+async function httpStep(step: Extract<TriggerStep, { http: unknown }>["http"], params: { all: Record<string, string>; spread: Record<string, string> }, event: string, options: TriggerOptions): Promise<TriggerMade> {
   const filled = fill(step.url, params.all, event);
   // Relative URLs hang off --base-url, path prefix included ("/x" on http://h/api is http://h/api/x).
   const url = /^https?:\/\//i.test(filled) ? filled : `${options.baseUrl.replace(/\/+$/, "")}/${filled.replace(/^\/+/, "")}`;
@@ -112,15 +113,16 @@ async function httpStep(step: Extract<TriggerStep, { http: unknown }>["http"], p
   if (res.status < 200 || res.status > 299) {
     throw new CaseFailure(`trigger "${event}": ${method} ${url} answered ${res.status}`, { expected: "2xx", actual: `${res.status} ${text.slice(0, 300)}` });
   }
+  return madeFrom(text, step.made);
 }
 
-function commandStep(argv: string[], params: Record<string, string>, event: string, signal: AbortSignal | undefined): Promise<void> {
+function commandStep(argv: string[], params: Record<string, string>, event: string, signal: AbortSignal | undefined, made: Extract<TriggerStep, { command: unknown }>["made"]): Promise<TriggerMade> {
   const [file, ...args] = argv.map((a) => fill(a, params, event));
   if (!file) return Promise.reject(new CaseFailure(`trigger "${event}": an empty command`, {}));
   return new Promise((resolve, reject) => {
     // The case's end kills the command too: a hanging tool must not keep the run alive after it.
     execFile(file, args, { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal }, (error, stdout, stderr) => {
-      if (!error) return resolve();
+      if (!error) return resolve(madeFrom(String(stdout), made));
       const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
       const tail = `${stderr || stdout}`.trim().slice(-500);
       reject(new CaseFailure(`trigger "${event}": command ${file} failed${typeof code === "number" ? ` with exit code ${code}` : `: ${error.message}`}`, { expected: "exit code 0", actual: tail || String(code ?? error.message) }));
@@ -128,13 +130,15 @@ function commandStep(argv: string[], params: Record<string, string>, event: stri
   });
 }
 
-/** Runs the profile's steps for `event`; SkipCase when the profile has none. */
-export async function runTrigger(event: string, given: Record<string, string> | undefined, options: TriggerOptions): Promise<void> {
+/** Runs the profile's steps for `event`, and says what they made (trigger-made.ts); SkipCase when the profile has none. */
+export async function runTrigger(event: string, given: Record<string, string> | undefined, options: TriggerOptions): Promise<TriggerMade> {
   const steps = options.profile.triggers?.[event];
   if (!steps || steps.length === 0) throw new SkipCase(`profile has no trigger for "${event}"`);
   const params = triggerParams(options.profile, event, given);
+  let made: TriggerMade = {};
   for (const step of steps) {
-    if ("http" in step) await httpStep(step.http, params, event, options);
-    else await commandStep(step.command, params.all, event, options.http?.caseSignal);
+    const said = "http" in step ? await httpStep(step.http, params, event, options) : await commandStep(step.command, params.all, event, options.http?.caseSignal, step.made);
+    made = { ...made, ...said };
   }
+  return made;
 }

@@ -15,6 +15,9 @@ let target: FakeTarget;
 beforeAll(async () => {
   target = await startFakeTarget((req, res) => {
     const status = req.url?.includes("/fail/") ? 422 : 201;
+    // A target that says what it made: a repository in the organization, in its own envelope.
+    if (req.url?.includes("/made/")) return void res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ repository: "octo-org/new-one", issue: 12, data: { full_name: "octo-org/other", number: "31", hook: { id: 9 } } }));
+    if (req.url?.includes("/lies/")) return void res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ repository: "../../etc passwd", issue: -3, hook: 1e300 }));
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ message: status === 422 ? "no such branch" : "ok" }));
   });
 });
@@ -28,6 +31,21 @@ const base: Profile = {
 };
 
 const run = (profile: Profile, event: string, params?: Record<string, string>) => runTrigger(event, params, { profile, baseUrl: `${target.url}/api/` });
+
+describe("what a trigger made (issue 40: triggers say what they made)", () => {
+  it("is read from the answer's top-level keys by default, and at the step's pointers when it names them", async () => {
+    const byKeys = await run({ ...base, triggers: { repository: [{ http: { method: "POST", url: "/made/repo" } }] } }, "repository", { name: "new-one" });
+    expect(byKeys).toEqual({ repository: "octo-org/new-one", issue: 12 });
+    const byPointers = await run({ ...base, triggers: { repository: [{ http: { method: "POST", url: "/made/repo", made: { repository: "/data/full_name", issue: "/data/number", hook: "/data/hook/id" } } }] } }, "repository");
+    expect(byPointers).toEqual({ repository: "octo-org/other", issue: 31, hook: 9 });
+  });
+
+  it("takes only values of the right form from the target's text, and nothing from an answer that is no JSON object", async () => {
+    expect(await run({ ...base, triggers: { repository: [{ http: { method: "POST", url: "/lies/repo" } }] } }, "repository")).toEqual({});
+    expect(await run({ ...base, triggers: { push: [{ http: { method: "POST", url: "/plain" } }] } }, "push")).toEqual({});
+    expect(await run({ ...base, triggers: { push: [{ command: ["node", "-e", "console.log(JSON.stringify({repository: 'octo/made-by-command'}))"] }] } }, "push")).toEqual({ repository: "octo/made-by-command" });
+  });
+});
 
 describe("trigger steps", () => {
   it("sends each HTTP step in order with placeholders filled", async () => {
@@ -81,7 +99,7 @@ describe("trigger steps", () => {
     const error = (await run(profile, "push").catch((e: unknown) => e)) as CaseFailure;
     expect(error).toBeInstanceOf(CaseFailure);
     expect(error.message).toBe(`the profile's trigger for "push" uses {ref}, which neither the case nor triggerParams.push provides`);
-    await expect(run(profile, "push", { ref: "main" })).resolves.toBeUndefined();
+    await expect(run(profile, "push", { ref: "main" })).resolves.toEqual({});
   });
 
   it("an event without a trigger skips the case", async () => {
@@ -102,7 +120,7 @@ describe("trigger steps", () => {
 
   it("runs command steps with filled arguments; a non-zero exit fails with its output", async () => {
     const ok: Profile = { ...base, triggers: { push: [{ command: [process.execPath, "-e", "if (process.argv[1] !== 'octo/site:main') process.exit(9)", "{repo}:{ref}"] }] } };
-    await expect(run(ok, "push", { ref: "main" })).resolves.toBeUndefined();
+    await expect(run(ok, "push", { ref: "main" })).resolves.toEqual({});
     const bad: Profile = { ...base, triggers: { push: [{ command: [process.execPath, "-e", "console.error('remote rejected'); process.exit(3)"] }] } };
     const error = (await run(bad, "push").catch((e: unknown) => e)) as CaseFailure;
     expect(error).toBeInstanceOf(CaseFailure);
