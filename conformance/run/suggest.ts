@@ -15,6 +15,7 @@
 import { DECLARABLE, type DecisionSetting } from "../core/decisions.ts";
 import type { CaseResult, FailureDetail, RunSummary, SuggestedDecisions } from "../core/types.ts";
 import { failuresOf, ruleOfFailure, rulesOf } from "./rule-results.ts";
+import { TRIGGER_FAILURE } from "./trigger.ts";
 
 export type SuggestedEntry = SuggestedDecisions["entries"][number];
 
@@ -80,11 +81,26 @@ function evidenceOf(summary: RunSummary, rule: string): Evidence[] {
  * for each decision the run failed, `off` or the value its evidence shows.
  */
 export function suggestedEntries(summary: RunSummary, profileDecisions: Readonly<Record<string, DecisionSetting>> = {}): SuggestedEntry[] {
+  return suggestion(summary, profileDecisions).entries;
+}
+
+/**
+ * A decision failed only where the profile's own trigger did not work (`trigger "x": … answered
+ * 422`) shows nothing of the target's choices: switching it off would hide a profile to fix. It
+ * is left out of the block, with a comment saying so.
+ */
+function suggestion(summary: RunSummary, profileDecisions: Readonly<Record<string, DecisionSetting>>): { entries: SuggestedEntry[]; notSuggested: string[] } {
   const entries = new Map<string, SuggestedEntry>();
+  const notSuggested: string[] = [];
   for (const [id, setting] of Object.entries(profileDecisions)) if (setting !== "on") entries.set(id, { id, setting, source: "profile" });
   for (const rule of rulesOf(summary).rules) {
     if (rule.level !== "contract" || rule.status !== "failed") continue;
-    const evidence = evidenceOf(summary, rule.id);
+    const all = evidenceOf(summary, rule.id);
+    const evidence = all.filter((e) => !TRIGGER_FAILURE.test(e.detail.message));
+    if (evidence.length === 0 && all.length > 0) {
+      notSuggested.push(`${rule.id} — failed only where the profile's trigger did not work (${all[0]!.case}: ${oneLine(all[0]!.detail.message, 160)}): fix the trigger and run again`);
+      continue;
+    }
     const inferred = INFER[rule.id]?.(evidence, profileDecisions[rule.id]);
     // A declared value the run still failed is not kept: the evidence's, else off.
     const setting = inferred !== undefined && JSON.stringify(inferred) !== JSON.stringify(profileDecisions[rule.id]) ? inferred : "off";
@@ -92,26 +108,28 @@ export function suggestedEntries(summary: RunSummary, profileDecisions: Readonly
     const more = evidence.length > 1 ? ` (and ${evidence.length - 1} more)` : "";
     entries.set(rule.id, { id: rule.id, setting, source: "suggested", ...(first ? { evidence: { case: first.case, message: `${oneLine(first.detail.message)}${more}` } } : {}) });
   }
-  return [...entries.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return { entries: [...entries.values()].sort((a, b) => a.id.localeCompare(b.id)), notSuggested };
 }
 
 /** The `decisions:` block to paste into the profile, each suggested line with its evidence. */
 export function suggestDecisions(summary: RunSummary, profileDecisions: Readonly<Record<string, DecisionSetting>> = {}): string {
-  return formatSuggestion(suggestedEntries(summary, profileDecisions));
+  const { entries, notSuggested } = suggestion(summary, profileDecisions);
+  return formatSuggestion(entries, notSuggested);
 }
 
-export function formatSuggestion(entries: readonly SuggestedEntry[]): string {
+export function formatSuggestion(entries: readonly SuggestedEntry[], notSuggested: readonly string[] = []): string {
   const head = "# The decisions that would make the contract level pass: review each line, paste into the profile, run again.";
-  if (entries.length === 0) return `${head}\ndecisions: {}\n`;
+  const tail = notSuggested.map((n) => `# not suggested: ${n}\n`).join("");
+  if (entries.length === 0) return `${head}\ndecisions: {}\n${tail}`;
   const lines = entries.map((e) => {
     const line = `  ${e.id}: ${yamlValue(e.setting)}`;
     return e.source === "profile" ? `${line}  # from the profile` : `${line}  # evidence: ${e.evidence ? `${e.evidence.case}: ${e.evidence.message}` : "(none recorded)"}`;
   });
-  return `${head}\ndecisions:\n${lines.join("\n")}\n`;
+  return `${head}\ndecisions:\n${lines.join("\n")}\n${tail}`;
 }
 
 /** Both forms, for results.json. */
 export function suggestionOf(summary: RunSummary, profileDecisions: Readonly<Record<string, DecisionSetting>> = {}): SuggestedDecisions {
-  const entries = suggestedEntries(summary, profileDecisions);
-  return { yaml: formatSuggestion(entries), entries };
+  const { entries, notSuggested } = suggestion(summary, profileDecisions);
+  return { yaml: formatSuggestion(entries, notSuggested), entries };
 }

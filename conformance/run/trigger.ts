@@ -19,6 +19,9 @@ import type { HttpClient } from "../core/http.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../core/bounded-body.ts";
 import { madeFrom, type TriggerMade } from "./trigger-made.ts";
 
+/** The start of every failure of a trigger step: the profile's way of making events did not work. */
+export const TRIGGER_FAILURE = /^(trigger "[^"]*": |the profile's trigger for ")/;
+
 /** How long one command step may run. */
 export const COMMAND_TIMEOUT_MS = 60_000;
 

@@ -329,4 +329,17 @@ describe("suggestDecisions, from a summary alone", () => {
     expect(checkProfile({ users: [{ login: "a" }], ...(parse(suggestDecisions(summary)) as object) }).decisions!["D-RATE-RESET"]).toEqual({ authenticated: 1000, anonymous: 100 });
     expect(suggestDecisions(summaryOf([]))).toMatch(/\ndecisions: \{\}\n$/);
   });
+
+  it("leaves out a decision whose only evidence is a trigger of the profile that did not work, saying so (issue 40)", () => {
+    const summary = summaryOf([
+      failed("FEEDS-PAYLOAD-002", [{ rule: "D-SCHEMA-ACTIVITY-CREATE", message: 'trigger "repository": POST http://t/_test/trigger/repository answered 422' }]),
+      failed("SIG-001", [{ rule: "D-SIGNATURE", message: 'trigger "push": POST http://t/push answered 500' }, { rule: "D-SIGNATURE", message: "X-Hub-Signature is sha1=…", actual: "ab12", pointer: "/headers/x-hub-signature" }]),
+    ]);
+    const yaml = suggestDecisions(summary);
+    expect(yaml).not.toMatch(/^  D-SCHEMA-ACTIVITY-CREATE:/m);
+    expect(yaml).toMatch(/^# not suggested: D-SCHEMA-ACTIVITY-CREATE — failed only where the profile's trigger did not work \(FEEDS-PAYLOAD-002: trigger "repository": POST http:\/\/t\/_test\/trigger\/repository answered 422\): fix the trigger and run again$/m);
+    // A trigger failure beside real evidence: the real evidence decides.
+    expect(yaml).toMatch(/^  D-SIGNATURE: off  # evidence: SIG-001: X-Hub-Signature is sha1=…$/m);
+    expect(checkProfile({ users: [{ login: "a" }], ...(parse(yaml) as object) }).decisions).toEqual({ "D-SIGNATURE": "off" });
+  });
 });

@@ -68,7 +68,13 @@ export const SIGNATURE_CASES: Case[] = withRules(RULES, [
     const first = freshSecret();
     await withHook(ctx, repoPlace(ctx), id, { events: ["push"], secret: first }, async (hook) => {
       await creationPing(ctx, hook);
-      checkSignatures(ctx, await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json" }, first), first, "the ping after an edit leaving the secret out (still signed with it)");
+      // Whether an edit that leaves the secret out keeps it is the contract's (the counterpart
+      // replaced the whole config): unsigned then fails D-REF-HOOKS-PATCH-SECRET, not the seed;
+      // signed, it must be the hook's one secret's HMAC (the seed).
+      const kept = await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json" }, first);
+      const signed = kept.headers["x-hub-signature"] !== undefined;
+      ctx.rule("D-REF-HOOKS-PATCH-SECRET").ok(signed, "the ping after an edit leaving the secret out is signed: the edit kept the secret (D-REF-HOOKS-PATCH-SECRET)", { expected: "X-Hub-Signature", actual: "(no header)", pointer: "/headers/x-hub-signature" });
+      if (signed) checkSignatures(ctx, kept, first, "the ping after an edit leaving the secret out (still signed with it)");
       const second = freshSecret();
       checkSignatures(ctx, await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json", secret: second }, second), second, "the ping after setting a new secret (signed with the new one)");
       checkNoSignatures(ctx, await pingAfterEdit(ctx, hook, { url: hook.url, content_type: "json", secret: "" }, undefined), 'the ping after setting secret "" (no secret, so unsigned)');
