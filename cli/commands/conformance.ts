@@ -232,6 +232,11 @@ export const conformanceCommand: CommandFactory = (setExit) =>
             throw new UsageError(opts.profile === undefined ? `--profile is required (or use --reference), and the target does not answer: ${where}` : `the target does not answer: ${where}`);
           }
           const profile = file ?? (await targetProfile(opts, baseUrl));
+          // A decision split from one the profile switches off is off too unless the profile names it: say so.
+          const { Decisions } = await import("../../conformance/core/decisions.ts");
+          for (const [child, parent] of Object.entries(new Decisions(profile.decisions).inherited(profile.decisions ?? {}))) {
+            process.stderr.write(`${child}: off, as the profile switches off ${parent}, which it was split from (name ${child} in the profile's decisions to check it apart)\n`);
+          }
           const [{ runSuite }, { readBudget }] = await Promise.all([import("../../conformance/run/runner.ts"), import("../../conformance/run/rate-budget.ts")]);
           // A spent rate limit would fail cases one by one: the cases that would go past what is
           // left are skipped with the reason, said once here, and the rest run.

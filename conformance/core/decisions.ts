@@ -6,6 +6,7 @@
  * the value the target chose, which the suite then holds it to. Seed rules (`S-`) cannot be
  * switched: they are checked as the seed states them, on every target.
  */
+import { decisionParents } from "../rules/load.ts";
 
 /** What a profile may say of one decision: `on` (the default), `off`, or a declared value. */
 export type DecisionSetting = "on" | "off" | DeclaredValue;
@@ -55,9 +56,39 @@ export function isDecision(ruleId: string): boolean {
   return ruleId.startsWith("D-");
 }
 
-/** A run's view of the profile's `decisions`. */
+/**
+ * A run's view of the profile's `decisions`. A decision split from another (`split from D-…` in
+ * its DECISIONS.md entry: D-HOOK-STATUSES from D-HOOK-ENDPOINTS) inherits the parent's `off`
+ * when the profile does not name it, so a profile written before the split keeps meaning what it
+ * meant; naming the new decision checks it apart.
+ */
 export class Decisions {
-  constructor(private readonly settings: Readonly<Record<string, DecisionSetting>> = {}) {}
+  private readonly settings: Readonly<Record<string, DecisionSetting>>;
+
+  constructor(
+    given: Readonly<Record<string, DecisionSetting>> = {},
+    private readonly parents: Readonly<Record<string, string>> = decisionParents(),
+  ) {
+    const settings: Record<string, DecisionSetting> = { ...given };
+    for (const id of Object.keys(parents)) if (!(id in given) && this.ancestorOff(id, given)) settings[id] = "off";
+    this.settings = settings;
+  }
+
+  private ancestorOff(id: string, given: Readonly<Record<string, DecisionSetting>>): boolean {
+    const seen = new Set<string>();
+    for (let p = this.parents[id]; p && !seen.has(p); p = this.parents[p]) {
+      seen.add(p);
+      if (p in given) return given[p] === "off";
+    }
+    return false;
+  }
+
+  /** Decisions switched off only because the profile switches off the one they were split from: child → parent. */
+  inherited(given: Readonly<Record<string, DecisionSetting>>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const id of Object.keys(this.parents)) if (!(id in given) && this.settings[id] === "off") out[id] = this.parents[id]!;
+    return out;
+  }
 
   /** Whether the suite checks this rule: seed rules always; a decision unless the profile says `off`. */
   on(ruleId: string): boolean {

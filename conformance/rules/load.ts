@@ -16,7 +16,12 @@ export interface Rule {
   /** The seed section, or the DECISIONS.md heading the entry is under. */
   section: string;
   text: string;
+  /** The decision this one was split from (`split from D-…` in its entry): a profile that switches the parent off and names not this one switches this one off too. */
+  parent?: string;
 }
+
+/** `split from D-…` in a DECISIONS.md entry: its lineage. */
+const SPLIT_FROM = /\bsplit from (D-[A-Z0-9-]+)\b/;
 
 export interface Coverage {
   /** Files (repository-relative, optionally `#symbol`) where the reference implements the rule. */
@@ -60,7 +65,19 @@ export function decisionEntries(markdown = specFile("DECISIONS.md")): { id: stri
 }
 
 export function decisionRules(markdown?: string): Rule[] {
-  return decisionEntries(markdown).flatMap((e) => (e.id ? [{ id: e.id, source: "decisions" as const, section: e.section, text: e.text }] : []));
+  return decisionEntries(markdown).flatMap((e) => {
+    if (!e.id) return [];
+    const parent = SPLIT_FROM.exec(e.text)?.[1];
+    return [{ id: e.id, source: "decisions" as const, section: e.section, text: e.text, ...(parent && parent !== e.id ? { parent } : {}) }];
+  });
+}
+
+let parents: Readonly<Record<string, string>> | undefined;
+
+/** Each split decision's parent, read once from DECISIONS.md. */
+export function decisionParents(): Readonly<Record<string, string>> {
+  parents ??= Object.fromEntries(decisionRules().flatMap((r) => (r.parent ? [[r.id, r.parent]] : [])));
+  return parents;
 }
 
 export function allRules(): Rule[] {

@@ -54,6 +54,7 @@ export function problems(cases: readonly Pick<CaseMeta, "id" | "rules">[], root 
     if (row.cases.length === 0 && !row.unchecked && !row.gap) out.push(`${row.id}: no case enforces it and spec/rule-coverage.yaml gives no reason (unchecked: … or gap: …)`);
     if (row.cases.length > 0 && (row.unchecked || row.gap)) out.push(`${row.id}: has cases (${row.cases.join(", ")}), so spec/rule-coverage.yaml must not call it unchecked or a gap`);
     if (row.unchecked && row.gap) out.push(`${row.id}: either unchecked (cannot be) or a gap (not yet), not both`);
+    if (row.parent && !ids.has(row.parent)) out.push(`${row.id}: split from ${row.parent}, which is no decision`);
   }
   return out;
 }
@@ -68,7 +69,7 @@ export function switchOf(id: string): string {
 export function formatRuleTable(rows: readonly RuleRow[]): string {
   const lines: string[] = [];
   for (const r of rows) {
-    lines.push(`${r.id}  [${r.source === "seed" ? "seed" : "DECISIONS"} › ${r.section}]`);
+    lines.push(`${r.id}  [${r.source === "seed" ? "seed" : "DECISIONS"} › ${r.section}]${r.parent ? `  (split from ${r.parent}: a profile that switches ${r.parent} off and does not name ${r.id} switches it off too)` : ""}`);
     lines.push(`  ${r.text.length > 220 ? `${r.text.slice(0, 217)}…` : r.text}`);
     lines.push(`  cases: ${r.cases.length > 0 ? r.cases.join(", ") : r.unchecked ? `none — not checkable from outside: ${r.unchecked}` : r.gap ? `none yet — GAP: ${r.gap}` : "none — NO REASON GIVEN"}`);
     if (r.ref && r.ref.length > 0) lines.push(`  reference: ${r.ref.join(", ")}`);

@@ -13,6 +13,8 @@ import type { RunSummary } from "../../conformance/core/types.ts";
 import { runSuite } from "../../conformance/run/runner.ts";
 import { planBudget, readBudget, requestsNeeded } from "../../conformance/run/rate-budget.ts";
 import { ALL_CASES } from "../../conformance/cases/index.ts";
+import { Decisions } from "../../conformance/core/decisions.ts";
+import { formatRuleTable, ruleTable } from "../../conformance/rules/table.ts";
 import { startIndependentServer, type IndependentOptions, type IndependentServer } from "./independent-server/server.ts";
 import { DECISIONS, independentProfile } from "./independent-profile.ts";
 import { resultLine } from "./fault-proxy/run.ts";
@@ -85,5 +87,35 @@ describe("the request budget's preflight", () => {
     expect(plan.skips.get("FEEDS-VIS-002")).toMatch(/^the target's anonymous rate limit will not last this case: 5 of 600 requests left when the run began, the cases before it spend about \d+ and this one about 6 against the client address/);
     expect(plan.line).toMatch(/1 case\(s\) that would go past it are skipped/);
     expect(planBudget(order, ALL_CASES, budget).skips.size).toBe(0);
+  });
+});
+
+describe("a profile written before a decision was split (issue 40: profiles survive a split)", () => {
+  // The independent server's profile as it was before D-HOOK-STATUSES was split from
+  // D-HOOK-ENDPOINTS (issue 33): the hook API's other statuses were covered by that one switch.
+  const { "D-HOOK-STATUSES": _split, ...rest } = DECISIONS;
+  const before = { ...rest, "D-HOOK-ENDPOINTS": "off" as const };
+  const HOOK_CASES = "HOOKS-CREATE-001,HOOKS-READ-001,HOOKS-EDIT-001,HOOKS-DELETE-001,HOOKS-ORG-002";
+
+  it("still passes: D-HOOK-STATUSES inherits the parent's off, and the run says so", async () => {
+    server = await startIndependentServer();
+    const summary = await runSuite({ baseUrl: server.api, authUrl: server.auth, profile: { ...independentProfile(server, before), deliveryTimeoutMs: ceiling(600) }, only: HOOK_CASES });
+    expect(summary.results.filter((r) => r.status === "failed").map(resultLine)).toEqual([]);
+    expect(summary.decisions?.off).toEqual(expect.arrayContaining(["D-HOOK-ENDPOINTS", "D-HOOK-STATUSES"]));
+    expect(new Decisions(before).inherited(before)).toEqual({ "D-HOOK-STATUSES": "D-HOOK-ENDPOINTS" });
+  }, ceiling(30_000));
+
+  it("naming the new decision checks it apart: on, it fails where the server answers other statuses", async () => {
+    server = await startIndependentServer();
+    const named = { ...before, "D-HOOK-STATUSES": "on" as const };
+    expect(new Decisions(named).on("D-HOOK-STATUSES")).toBe(true);
+    const summary = await runSuite({ baseUrl: server.api, authUrl: server.auth, profile: { ...independentProfile(server, named), deliveryTimeoutMs: ceiling(600) }, only: "HOOKS-CREATE-001" });
+    expect(summary.rules?.find((r) => r.id === "D-HOOK-STATUSES")?.status).toBe("failed");
+  }, ceiling(30_000));
+
+  it("--list shows the lineage", () => {
+    const row = ruleTable(ALL_CASES).find((r) => r.id === "D-HOOK-STATUSES")!;
+    expect(row.parent).toBe("D-HOOK-ENDPOINTS");
+    expect(formatRuleTable([row])).toContain("D-HOOK-STATUSES  [DECISIONS › Hooks and webhook deliveries]  (split from D-HOOK-ENDPOINTS: a profile that switches D-HOOK-ENDPOINTS off and does not name D-HOOK-STATUSES switches it off too)");
   });
 });

@@ -129,6 +129,6 @@ export const KIND_CASES: Case[] = withRules(RULES, [
   }),
 ]);
 
-function issuesPull(ctx: CaseContext, number: number): () => Promise<void> {
+function issuesPull(ctx: CaseContext, number: number): () => Promise<unknown> {
   return () => ctx.trigger("pull_request", { action: "merged", number: String(number) });
 }

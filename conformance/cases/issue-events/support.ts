@@ -121,7 +121,7 @@ export { nonce } from "../../core/random.ts";
  * Runs `trigger` and returns the new event of `kind` on issue `number`: the one that was not in
  * the issue's list before.
  */
-export async function happen(ctx: CaseContext, number: number, kind: string, trigger: () => Promise<void>): Promise<IssueEvent> {
+export async function happen(ctx: CaseContext, number: number, kind: string, trigger: () => Promise<unknown>): Promise<IssueEvent> {
   const before = new Set((await allOfIssue(ctx, number)).map((e) => e.id));
   await trigger();
   const fresh = (await allOfIssue(ctx, number)).filter((e) => !before.has(e.id));
@@ -135,7 +135,7 @@ export async function happen(ctx: CaseContext, number: number, kind: string, tri
  * the first is refused because the issue is already in that state — the other way round, so the
  * issue ends as it was.
  */
-export async function both(ctx: CaseContext, number: number, first: [string, () => Promise<void>], second: [string, () => Promise<void>]): Promise<Record<string, IssueEvent>> {
+export async function both(ctx: CaseContext, number: number, first: [string, () => Promise<unknown>], second: [string, () => Promise<unknown>]): Promise<Record<string, IssueEvent>> {
   try {
     const a = await happen(ctx, number, first[0], first[1]);
     const b = await happen(ctx, number, second[0], second[1]);
