@@ -29,16 +29,21 @@ export async function cleanUp(ctx: CaseContext): Promise<void> {
   }
 }
 
-/** The case with cleanUp in a `finally` around its run. */
+/**
+ * Puts cleanUp in a `finally` around the case's run. The case object itself is changed (once), not
+ * copied: the area tables (NONWEB_CASES, …) and the registry hold the same case.
+ */
+const wrapped = new WeakSet<Case>();
 export function withCleanUp(c: Case): Case {
-  return {
-    ...c,
-    async run(ctx) {
-      try {
-        await c.run(ctx);
-      } finally {
-        await cleanUp(ctx);
-      }
-    },
+  if (wrapped.has(c)) return c;
+  const run = c.run.bind(c);
+  c.run = async (ctx) => {
+    try {
+      await run(ctx);
+    } finally {
+      await cleanUp(ctx);
+    }
   };
+  wrapped.add(c);
+  return c;
 }
