@@ -55,6 +55,9 @@ export const INTEGRATION: readonly string[] = [
   "test/conformance/cli.test.ts",
   "test/conformance/cli-bounded-memory.test.ts",
   "test/conformance/cli-hostile-targets.test.ts",
+  // Every OAuth case alone and in two orders against one reference (about 3 minutes: the
+  // two-factor case waits for fresh time steps when it runs again straight after).
+  "test/conformance/oauth-order.test.ts",
   // The OAuth client suite end to end: the example client signs in through Chromium, about 30
   // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core
   // (test/conformance/consumers/oauth-client-pkce.test.ts).

@@ -22,5 +22,8 @@ import { REVIEW_VISITOR_CASES } from "./review-visitor.ts";
 import { TOKEN_ERROR_BODY_CASES } from "./token-error-body.ts";
 import { CLIENT_AUTH_CASES } from "./token-client-auth.ts";
 import { NARROWED_CODE_CASES } from "./narrowed-codes.ts";
+import { REVOCATION_CHECK_CASES } from "./revocation-checks.ts";
+import { withCleanUp } from "./cleanup.ts";
 
-export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES, ...HARDENING_CASES, ...AUTHORIZE_SCOPE_CASES, ...REVIEW_VISITOR_CASES, ...TOKEN_ERROR_BODY_CASES, ...CLIENT_AUTH_CASES, ...NARROWED_CODE_CASES];
+// Each case removes what it made in a `finally`, whatever its checks said (cleanup.ts).
+export const CASES: Case[] = [...REDIRECT_CASES, ...AUTHORIZE_ERROR_CASES, ...SCOPE_CASES, ...TOKEN_CASES, ...TRANSPORT_CASES, ...FLOW_CASES, ...PKCE_CASES, ...NONWEB_CASES, ...APP_TOKEN_CASES, ...TOKEN_READ_CASES, ...REVIEW_CASES, ...HARDENING_CASES, ...AUTHORIZE_SCOPE_CASES, ...REVIEW_VISITOR_CASES, ...TOKEN_ERROR_BODY_CASES, ...CLIENT_AUTH_CASES, ...NARROWED_CODE_CASES, ...REVOCATION_CHECK_CASES].map(withCleanUp);

@@ -7,12 +7,15 @@
  * curl line reported stays the request that showed it.
  */
 import { createHash } from "node:crypto";
-import { Secret, TOTP } from "otpauth";
 import type { CaseContext } from "../../core/types.ts";
 import type { ProfileTwoFactorUser } from "../../core/profile.ts";
 import { HttpClient, type HttpResponse, type RequestOptions } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { nonce } from "../../core/random.ts";
+import { forgetAuthorization, rememberAuthorization } from "./made.ts";
+import { codeAccepted, totpCode, withFreshCode } from "./totp-steps.ts";
+
+export { totpCode };
 
 export const NONWEB_SEED = "Authentication › Non-web flow";
 
@@ -64,22 +67,6 @@ export function seedNonWeb(ctx: CaseContext): { absent(res: HttpResponse): void 
   };
 }
 
-/**
- * The two-factor code to send now: the current time step's, or — when `spent` says the current
- * one was taken already (an earlier run on this target used it) — the next step's, sent once
- * that step has begun. The wait is at most one period (30 s by default), inside the case's time.
- */
-export async function freshTotpCode(ctx: CaseContext, user: ProfileTwoFactorUser, spent: boolean, now: () => number = Date.now): Promise<string> {
-  if (!spent) return totpCode(user, 0, now());
-  const period = (user.period ?? 30) * 1000;
-  const step = Math.floor(now() / period);
-  const until = (step + 1) * period;
-  ctx.note(`the current time step's code was refused (an earlier run may have used it); waited ${Math.ceil((until - now()) / 1000)} s for the next step's`);
-  // A bounded wait for a condition (the next step has begun), in short sleeps.
-  for (let i = 0; i < period / 250 + 8 && Math.floor(now() / period) <= step; i++) await new Promise((r) => setTimeout(r, Math.min(250, Math.max(1, until - now()))));
-  return totpCode(user, 0, now());
-}
-
 /** users[0]'s login and password (Basic). */
 export function userBasic(ctx: CaseContext): Basic {
   const user = ctx.profile.users[0];
@@ -92,10 +79,34 @@ export function freshNote(caseId: string): string {
   return `conformance ${caseId} ${nonce()}`;
 }
 
-/** An authorizations-API request with Basic authentication, validated against the contract. */
-export function nonweb(ctx: CaseContext, options: RequestOptions & { basic: Basic; otp?: string; client?: HttpClient }): Promise<HttpResponse> {
+/**
+ * An authorizations-API request with Basic authentication, validated against the contract. What
+ * it creates is recorded for the case's clean-up (made.ts) whether or not the case expected it —
+ * an input the case meant to be refused may be accepted — and what it deletes is struck off.
+ */
+export async function nonweb(ctx: CaseContext, options: RequestOptions & { basic: Basic; otp?: string; client?: HttpClient }): Promise<HttpResponse> {
   const { client, otp, ...rest } = options;
-  return (client ?? ctx.http).request({ ...rest, headers: { ...(rest.headers ?? {}), ...(otp !== undefined ? { "x-service-otp": otp } : {}) } });
+  const res = await (client ?? ctx.http).request({ ...rest, headers: { ...(rest.headers ?? {}), ...(otp !== undefined ? { "x-service-otp": otp } : {}) } });
+  const op = rest.operationId;
+  const twoFactorUser = ctx.profile.twoFactor?.login === options.basic.username ? ctx.profile.twoFactor : undefined;
+  if (twoFactorUser && otp !== undefined && res.status >= 200 && res.status < 300) codeAccepted(ctx, twoFactorUser, otp);
+  const created = (op === "createAuthorization" && res.status >= 200 && res.status < 300) || ((op === "getOrCreateAuthorizationForApp" || op === "getOrCreateAuthorizationForAppAndFingerprint") && res.status === 201);
+  if (created) {
+    const id = madeId(res);
+    if (id !== undefined) rememberAuthorization(ctx, { id, basic: options.basic, ...(twoFactorUser && otp !== undefined ? { otp } : {}) });
+    else ctx.note(`left behind, perhaps: ${op} answered ${res.status} without an authorization id the suite could delete`);
+  }
+  if (op === "deleteAuthorization" && ((res.status >= 200 && res.status < 300) || res.status === 404)) forgetAuthorization(ctx, Number(rest.params?.authorization_id), options.basic.username);
+  return res;
+}
+
+function madeId(res: HttpResponse): number | undefined {
+  try {
+    const id = (JSON.parse(res.text) as { id?: unknown } | null)?.id;
+    return typeof id === "number" && Number.isInteger(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** POST /authorizations → 201 with the Authorization, or the case fails. */
@@ -107,25 +118,44 @@ export async function createToken(ctx: CaseContext, basic: Basic, body: Record<s
   return created;
 }
 
-/** Deletes an authorization a case made (best effort, on a side client: tidying is not what is checked). */
+/**
+ * Deletes an authorization a case made (best effort, on a side client, not validated: tidying is
+ * not what is checked and decides no verdict). For the two-factor user it sends a code of a later
+ * time step than the one that created the authorization (totp-steps.ts): that code was spent.
+ */
 export async function tidy(ctx: CaseContext, basic: Basic, id: number | undefined, otp?: string): Promise<void> {
-  if (id === undefined) return;
+  await removeAuthorization(ctx, basic, id, otp);
+}
+
+/** tidy, answering the two-factor code it sent last (the next removal for that user sends a later one). */
+export async function removeAuthorization(ctx: CaseContext, basic: Basic, id: number | undefined, otp?: string): Promise<string | undefined> {
+  if (id === undefined) return undefined;
   const side = new HttpClient(ctx.baseUrl, ctx.authUrl);
+  const user = ctx.profile.twoFactor?.login === basic.username ? ctx.profile.twoFactor : undefined;
+  // The code last sent, for a second clean-up of the same user to send a later one.
+  let sent = otp;
+  const send = (code?: string) => {
+    sent = code;
+    return nonweb(ctx, { operationId: "deleteAuthorization", params: { authorization_id: id }, basic, client: side, validate: false, ...(code !== undefined ? { otp: code } : {}) });
+  };
   try {
-    const res = await nonweb(ctx, { operationId: "deleteAuthorization", params: { authorization_id: id }, basic, client: side, validate: false, ...(otp !== undefined ? { otp } : {}) });
+    const res = user ? (await withFreshCode(ctx, user, send, otp !== undefined ? { after: otp } : {})).res : await send(otp);
     if ((res.status < 200 || res.status >= 300) && res.status !== 404) ctx.note(`left behind: authorization ${id} of ${basic.username} (DELETE /authorizations/${id} answered ${res.status})`);
+    else forgetAuthorization(ctx, id, basic.username);
   } catch (error) {
     ctx.note(`left behind: authorization ${id} of ${basic.username} (DELETE /authorizations/${id} failed: ${(error as Error).message})`);
   }
+  return sent;
 }
 
 /**
  * Whether `token` is taken on an API request that needs one (users[0]'s own events, which any
- * token of the user may read): 200 when it is, 401 when it is refused.
+ * token of the user may read): 200 when it is, 401 when it is refused. `validate: false` for a
+ * clean-up's question, which decides no verdict.
  */
-export async function tokenStatus(ctx: CaseContext, token: string): Promise<number> {
+export async function tokenStatus(ctx: CaseContext, token: string, options: { validate?: boolean } = {}): Promise<number> {
   const login = ctx.profile.users[0]!.login;
-  const res = await ctx.http.request({ operationId: "listUserEvents", params: { username: login }, token });
+  const res = await ctx.http.request({ operationId: "listUserEvents", params: { username: login }, token, ...(options.validate === false ? { validate: false } : {}) });
   return res.status;
 }
 
@@ -152,15 +182,6 @@ export function twoFactorUser(ctx: CaseContext): ProfileTwoFactorUser {
   const user = ctx.profile.twoFactor;
   if (!user) ctx.skip("profile has no two-factor user (twoFactor: login, password, totpSecret)");
   return user;
-}
-
-function totpOf(user: ProfileTwoFactorUser): TOTP {
-  return new TOTP({ secret: Secret.fromBase32(user.totpSecret.toUpperCase()), digits: user.digits ?? 6, period: user.period ?? 30, algorithm: user.algorithm ?? "SHA1" });
-}
-
-/** The user's code of the time step `offset` steps from now (RFC 6238). */
-export function totpCode(user: ProfileTwoFactorUser, offset = 0, now = Date.now()): string {
-  return totpOf(user).generate({ timestamp: now + offset * (user.period ?? 30) * 1000 });
 }
 
 /** A code of the right length that is no valid code of the steps around now (two each way). */

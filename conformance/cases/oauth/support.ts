@@ -11,6 +11,7 @@ import type { ProfileApp } from "../../core/profile.ts";
 import type { HttpResponse } from "../../core/http.ts";
 import { check, type Checks } from "../../core/failure.ts";
 import { tokenStatus } from "./nonweb-support.ts";
+import { forgetToken, rememberToken } from "./made.ts";
 
 export const SEED = {
   flow: "Authentication › Web application flow",
@@ -124,6 +125,8 @@ export function tokenBody(res: HttpResponse): TokenBody {
 export async function exchange(ctx: CaseContext, fields: Record<string, string>, accept = "application/json"): Promise<{ res: HttpResponse; body: TokenBody }> {
   const res = await ctx.http.request({ operationId: "createAccessToken", form: fields, headers: { accept } });
   const body = tokenBody(res);
+  // Any token handed out is the case's to revoke, even one the case expected to be refused.
+  rememberToken(ctx, typeof body.access_token === "string" ? body.access_token : undefined);
   // An error's status is checked by the cases about errors (checkTokenStatus), under its decision.
   if (body.error === undefined) checkTokenStatus(ctx, res, body);
   return { res, body };
@@ -178,6 +181,7 @@ export async function tokenFor(ctx: CaseContext, scope: string): Promise<{ token
  */
 export async function revokeToken(ctx: CaseContext, token: string): Promise<void> {
   if (!token) return;
+  forgetToken(ctx, token);
   const a = app(ctx);
   let viaPage = ctx.decisions.off("D-NONWEB-APP-TOKENS");
   if (!viaPage) {
@@ -185,7 +189,7 @@ export async function revokeToken(ctx: CaseContext, token: string): Promise<void
       const res = await ctx.http.request({ operationId: "revokeApplicationToken", params: { client_id: a.clientId, access_token: token }, basic: { username: a.clientId, password: a.clientSecret }, validate: false });
       if (res.status >= 200 && res.status < 300) return;
       // Not revoked there (no such API, or it refused): the review page, only if the token still works.
-      viaPage = (await tokenStatus(ctx, token).catch(() => 0)) < 300;
+      viaPage = (await tokenStatus(ctx, token, { validate: false }).catch(() => 0)) < 300;
       ctx.note(`tidying up: revoking the case's token through the application API answered ${res.status}${viaPage ? "; the token still works, so it was revoked on the review page" : ""}`);
     } catch (error) {
       ctx.note(`tidying up: revoking the case's token through the application API failed: ${(error as Error).message}`);
@@ -201,13 +205,13 @@ export async function revokeToken(ctx: CaseContext, token: string): Promise<void
     }
   }
   try {
-    const status = await tokenStatus(ctx, token);
+    const status = await tokenStatus(ctx, token, { validate: false });
     if (status >= 200 && status < 300) ctx.note(`left behind: the OAuth token the case obtained for ${a.clientId} is still taken (${status}) — neither the application API nor the review page revoked it`);
   } catch {
     // The target did not answer; nothing more to learn here.
   }
   const own = ctx.profile.users[0]?.token;
-  if (own && (await tokenStatus(ctx, own).catch(() => 0)) === 401) ctx.note("tidying up: after revoking on the review page, users[0]'s profile token is refused — it came from the same application; give users[0] a token of its own");
+  if (own && (await tokenStatus(ctx, own, { validate: false }).catch(() => 0)) === 401) ctx.note("tidying up: after revoking on the review page, users[0]'s profile token is refused — it came from the same application; give users[0] a token of its own");
 }
 
 /** users[0] revokes the profile's application on the review page (seed: Authorization review link). */

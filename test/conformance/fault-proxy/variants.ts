@@ -10,6 +10,7 @@ import type { Profile } from "../../../conformance/core/profile.ts";
 import type { DecisionSetting } from "../../../conformance/core/decisions.ts";
 import { header, type Answer, type Exchange, type Fault, type Headers } from "./proxy.ts";
 import { ISSUE_33_VARIANTS } from "./variants-issue-33.ts";
+import { ISSUE_40_VARIANTS } from "./variants-issue-40.ts";
 
 export type RuleClass = "behaviour" | "value" | "fail-not-note" | "order" | "conditional-presence" | "path-never-taken" | "redirect";
 
@@ -548,4 +549,5 @@ export const VARIANTS: Variant[] = [
   },
   // --- Issue 33: four defects no case caught; issues 34 and 36: the reference's two changes ---
   ...ISSUE_33_VARIANTS,
+  ...ISSUE_40_VARIANTS,
 ];
