@@ -13,7 +13,8 @@ import { SERVICE_HOOK_CASES } from "./service-hooks.ts";
 import { DELIVERY_DETAIL_CASES } from "./deliveries-detail.ts";
 import { TESTS_ENDPOINT_CASES } from "./tests-endpoint.ts";
 import { ORG_TOKEN_CASES } from "./org-tokens.ts";
+import { withCleanUp } from "../oauth/cleanup.ts";
 import { CAP_CASES } from "./cap.ts";
 import { SERVICE_EVENT_CASES } from "./service-events.ts";
 
-export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES, ...ACCESS_CASES, ...SERVICE_HOOK_CASES, ...DELIVERY_DETAIL_CASES, ...TESTS_ENDPOINT_CASES, ...ORG_TOKEN_CASES, ...CAP_CASES, ...SERVICE_EVENT_CASES];
+export const CASES: Case[] = [...MANAGE_CASES, ...ORG_CASES, ...CATALOG_CASES, ...ACCESS_CASES, ...SERVICE_HOOK_CASES, ...DELIVERY_DETAIL_CASES, ...TESTS_ENDPOINT_CASES, ...ORG_TOKEN_CASES.map(withCleanUp), ...CAP_CASES, ...SERVICE_EVENT_CASES];

@@ -56,7 +56,7 @@ const RULES: Record<string, readonly string[]> = {
   "ISSUE-EVENTS-KIND-006": ["S-ISSUE-EVENT-KINDS", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID"],
   "ISSUE-EVENTS-KIND-007": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-PULL-REQUEST"],
   "ISSUE-EVENTS-KIND-008": ["S-ISSUE-EVENT-KINDS", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID"],
-  "ISSUE-EVENTS-KIND-009": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-PULL-REQUEST"],
+  "ISSUE-EVENTS-KIND-009": ["S-ISSUE-EVENT-KINDS", "S-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID", "D-SCHEMA-PULL-REQUEST", "D-ISSUE-MERGED-COMMIT"],
   "ISSUE-EVENTS-KIND-010": ["S-ISSUE-EVENT-KINDS", "D-SCHEMA-ISSUE-EVENT-COMMIT-ID"],
 };
 
@@ -119,7 +119,9 @@ export const KIND_CASES: Case[] = withRules(RULES, [
   kindCase("ISSUE-EVENTS-KIND-009", "merged carries the merged head commit's SHA in commit_id", async (ctx) => {
     const pull = await openPull(ctx);
     const e = await happen(ctx, pull.number, "merged", issuesPull(ctx, pull.number));
-    if (pull.headSha) check.equal(e.commit_id, pull.headSha, "commit_id is the pull request's head SHA", "/body/commit_id");
+    // Which commit "the merged HEAD commit" is — the pull request's head or the merge commit — is
+    // the contract's reading (D-ISSUE-MERGED-COMMIT); the seed's part, a commit SHA, is verify's.
+    if (pull.headSha) ctx.rule("D-ISSUE-MERGED-COMMIT").equal(e.commit_id, pull.headSha, "commit_id is the pull request's head SHA (D-ISSUE-MERGED-COMMIT)", "/body/commit_id");
     else ctx.note("the opened event showed no head SHA: commit_id was checked to be a SHA only");
     await verify(ctx, e, pull.number);
   }),

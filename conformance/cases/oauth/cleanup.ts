@@ -8,12 +8,12 @@
  * it cannot remove is a `left behind:` note.
  */
 import type { Case, CaseContext } from "../../core/types.ts";
-import { leftToRemove } from "./made.ts";
+import { leftToRemove, rememberGrant } from "./made.ts";
 import { removeAuthorization, tokenStatus } from "./nonweb-support.ts";
-import { revokeToken } from "./support.ts";
+import { app, revokeOnReviewPage, revokeToken } from "./support.ts";
 
 export async function cleanUp(ctx: CaseContext): Promise<void> {
-  const { tokens, authorizations } = leftToRemove(ctx);
+  const { tokens, authorizations, grant } = leftToRemove(ctx);
   // Authorizations first: deleting one also ends its token, which then needs no revocation.
   // The two-factor user's: each with a code later than the last one sent (each code is good once).
   let lastCode: string | undefined;
@@ -27,6 +27,29 @@ export async function cleanUp(ctx: CaseContext): Promise<void> {
     if (status >= 400 && status < 500) continue;
     await revokeToken(ctx, token);
   }
+  if (grant) await removeGrant(ctx);
+}
+
+/**
+ * A target where revoking a token keeps its grant (the counterpart's did) still holds, after the
+ * tokens, the grant the case's web flow made — which would answer a later case's authorize at
+ * once, with these scopes (the seed's automatic completion). users[0] revokes it on the seed's
+ * review page, unless the profile's own token is the application's (the application API says
+ * so): then the grant is the profile's too, and stays.
+ */
+async function removeGrant(ctx: CaseContext): Promise<void> {
+  const own = ctx.profile.users[0]?.token;
+  if (!ctx.profile.app || !ctx.profile.users[0]?.password) return;
+  if (own && ctx.decisions.on("D-NONWEB-APP-TOKENS")) {
+    const a = app(ctx);
+    const res = await ctx.http.request({ operationId: "checkApplicationToken", params: { client_id: a.clientId, access_token: own }, basic: { username: a.clientId, password: a.clientSecret }, validate: false }).catch(() => undefined);
+    if (!res || res.status === 200) return;
+  } else if (own) return; // no way to tell whether the profile's token hangs on this grant: leave it
+  try {
+    await revokeOnReviewPage(ctx);
+  } catch (error) {
+    ctx.note(`left behind: users[0]'s grant for ${app(ctx).clientId}, which the case's web flow made — the review page did not revoke it (${(error as Error).message})`);
+  }
 }
 
 /**
@@ -37,7 +60,16 @@ const wrapped = new WeakSet<Case>();
 export function withCleanUp(c: Case): Case {
   if (wrapped.has(c)) return c;
   const run = c.run.bind(c);
-  c.run = async (ctx) => {
+  c.run = async (outer) => {
+    // Every approval that reaches a code may make a grant, whichever way the case goes on.
+    const ctx: CaseContext = {
+      ...outer,
+      authorize: async (query, options) => {
+        const location = await outer.authorize(query, options);
+        if (location.searchParams.has("code")) rememberGrant(ctx);
+        return location;
+      },
+    };
     try {
       await run(ctx);
     } finally {

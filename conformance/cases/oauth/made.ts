@@ -19,18 +19,22 @@ export interface MadeAuthorization {
 interface Made {
   tokens: Set<string>;
   authorizations: Map<number, MadeAuthorization>;
+  /** A code exchange handed the case a token: users[0] may now hold a grant for the application that the case made. */
+  grant: boolean;
 }
 
 const made = new WeakMap<CaseContext, Made>();
 
 function of(ctx: CaseContext): Made {
   let m = made.get(ctx);
-  if (!m) made.set(ctx, (m = { tokens: new Set(), authorizations: new Map() }));
+  if (!m) made.set(ctx, (m = { tokens: new Set(), authorizations: new Map(), grant: false }));
   return m;
 }
 
 export function rememberToken(ctx: CaseContext, token: string | undefined): void {
-  if (token) of(ctx).tokens.add(token);
+  if (!token) return;
+  of(ctx).tokens.add(token);
+  of(ctx).grant = true;
 }
 
 export function forgetToken(ctx: CaseContext, token: string): void {
@@ -39,6 +43,13 @@ export function forgetToken(ctx: CaseContext, token: string): void {
 
 export function rememberAuthorization(ctx: CaseContext, a: MadeAuthorization): void {
   of(ctx).authorizations.set(a.id, a);
+  // One made for the application (client_id in the body) may leave a grant behind its deletion.
+  of(ctx).grant = true;
+}
+
+/** The case went through the authorize page to a code: users[0] may now hold a grant the case made. */
+export function rememberGrant(ctx: CaseContext): void {
+  of(ctx).grant = true;
 }
 
 /** Strikes off an authorization deleted (or found gone) by `username` — not another user's 404 for it. */
@@ -48,7 +59,7 @@ export function forgetAuthorization(ctx: CaseContext, id: number, username?: str
 }
 
 /** What is still to remove, in the order it was made. */
-export function leftToRemove(ctx: CaseContext): { tokens: string[]; authorizations: MadeAuthorization[] } {
+export function leftToRemove(ctx: CaseContext): { tokens: string[]; authorizations: MadeAuthorization[]; grant: boolean } {
   const m = of(ctx);
-  return { tokens: [...m.tokens], authorizations: [...m.authorizations.values()] };
+  return { tokens: [...m.tokens], authorizations: [...m.authorizations.values()], grant: m.grant };
 }

@@ -215,7 +215,7 @@ export async function revokeToken(ctx: CaseContext, token: string): Promise<void
 }
 
 /** users[0] revokes the profile's application on the review page (seed: Authorization review link). */
-async function revokeOnReviewPage(ctx: CaseContext): Promise<void> {
+export async function revokeOnReviewPage(ctx: CaseContext): Promise<void> {
   const { reviewAs, revokeButton } = await import("./review-session.ts");
   const { formData } = await import("../../authorize/html-forms.ts");
   const { session, page, url } = await reviewAs(ctx, ctx.profile.users[0]!);

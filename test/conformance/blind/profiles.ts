@@ -39,7 +39,10 @@ export const ISSUE_KINDS = ["closed", "reopened", "subscribed", "merged", "refer
 /** Events that act on an existing issue: the profile's issue unless the case names another. */
 const ON_AN_ISSUE = new Set(["issue_comment", ...ISSUE_KINDS]);
 
-function profileOf(target: BlindTarget, step: (event: string) => TriggerStep, decisions: Record<string, DecisionSetting>): Profile {
+/** Events of the organization (the seed: "Organization hooks only"): where each server wants them made. */
+const ORG_EVENTS = new Set(["repository", "membership"]);
+
+function profileOf(target: BlindTarget, step: (event: string) => TriggerStep, decisions: Record<string, DecisionSetting>, orgParams: Record<string, string>): Profile {
   const f = target.fixture;
   const events = [...WEBHOOK_EVENTS, ...ISSUE_KINDS];
   return {
@@ -57,15 +60,15 @@ function profileOf(target: BlindTarget, step: (event: string) => TriggerStep, de
       consent: { approve: f.pages.approve, deny: f.pages.deny },
     },
     triggers: Object.fromEntries(events.map((e) => [e, [step(e)]])),
-    triggerParams: Object.fromEntries(events.map((e) => [e, { repo: "{repo}", actor: "{login}", ...(ON_AN_ISSUE.has(e) ? { number: "{issue}" } : {}) }])),
+    triggerParams: Object.fromEntries(events.map((e) => [e, ORG_EVENTS.has(e) ? { actor: "{login}", ...orgParams } : { repo: "{repo}", actor: "{login}", ...(ON_AN_ISSUE.has(e) ? { number: "{issue}" } : {}) }])),
     deliveryTimeoutMs: 5000,
     decisions,
   };
 }
 
-/** blind-prefixed: `POST {api}/_test/trigger/:event`, `X-Test-Admin`, the parameters as one JSON object. */
+/** blind-prefixed: `POST {api}/_test/trigger/:event`, `X-Test-Admin`, the parameters as one JSON object; organization events in its organization by default. */
 export function prefixedProfile(target: BlindTarget, decisions: Record<string, DecisionSetting>): Profile {
-  return profileOf(target, (event) => ({ http: { method: "POST", url: `/_test/trigger/${event}`, headers: { "X-Test-Admin": target.adminKey }, body: "{*}" } }), decisions);
+  return profileOf(target, (event) => ({ http: { method: "POST", url: `/_test/trigger/${event}`, headers: { "X-Test-Admin": target.adminKey }, body: "{*}" } }), decisions, {});
 }
 
 /** blind-plain: `POST {api}/__test__/happen/:event`, a bearer admin key; it names what it made under `made`. */
@@ -74,5 +77,7 @@ export function plainProfile(target: BlindTarget, decisions: Record<string, Deci
     target,
     (event) => ({ http: { method: "POST", url: `/__test__/happen/${event}`, headers: { Authorization: `Bearer ${target.adminKey}` }, body: "{*}", made: { repository: "/made/repository", issue: "/made/issue", hook: "/made/hook" } } }),
     decisions,
+    // Its organization events happen under the owner `repo` names.
+    { repo: "{org}" },
   );
 }
