@@ -18,6 +18,7 @@ import { simulateCommand } from "./commands/simulate.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
 import { MissingPeerError, PACKAGE_JSON } from "../generators/package-files.ts";
+import { UnsafeContractError } from "../generators/contract-guard/refused.ts";
 import { inert } from "../conformance/core/inert-text.ts";
 
 /** Each subcommand module exports a factory that receives a setter for the final exit code. */
@@ -43,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version are successes; everything else commander rejects is usage.
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
-    if (error instanceof UsageError || error instanceof MissingPeerError) {
+    if (error instanceof UsageError || error instanceof MissingPeerError || error instanceof UnsafeContractError) {
       // A message may carry a target's text (a reason, a message it answered): made inert.
       process.stderr.write(`service-contract: ${inert(error.message)}\n`);
       return EXIT_USAGE;

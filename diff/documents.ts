@@ -5,6 +5,10 @@
  * file that parses, a `$ref` that leads somewhere): `lint` is the validator. Every `$ref` is
  * followed once at load time, so a broken contract is refused before any comparison starts.
  *
+ * The contract may be a stranger's (a pull request's): it is read from its own folder only, with
+ * no URL fetched, no alias bomb expanded and no nesting a recursion cannot survive
+ * (generators/contract-guard/), and every walk over it here keeps its own stack.
+ *
  * A node keeps its identity (the same object for the same place), which lets the schema
  * comparison memoize on pairs of nodes: the contract's `User` is compared once, however many
  * operations and payloads use it.
@@ -12,7 +16,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parse as parseYaml } from "yaml";
+import { parseContractText } from "../generators/contract-guard/parse.ts";
+import { checkFileInside, checkRefTarget } from "../generators/contract-guard/place.ts";
+import { UnsafeContractError } from "../generators/contract-guard/refused.ts";
 
 export type Json = unknown;
 export type JsonObject = Record<string, Json>;
@@ -61,7 +67,7 @@ export class Contract {
     if (!isObject(root)) throw new ContractReadError(`${rootFile} is not an OpenAPI document (its top level is not an object)`);
     this.version = openApiVersion(rootFile, root);
     this.root = root;
-    this.checkRefs(this.rootUrl, root, "", new Set());
+    this.checkRefs(this.rootUrl, root);
   }
 
   /** A location as people read it: the file relative to the contract's folder, then the pointer. */
@@ -81,6 +87,7 @@ export class Contract {
   private load(url: string): Json {
     if (this.docs.has(url)) return this.docs.get(url);
     const file = fileURLToPath(url);
+    guarded(() => checkFileInside(file, this.folder, this.shownFile(file)));
     let text: string;
     try {
       text = readFileSync(file, "utf8");
@@ -89,8 +96,9 @@ export class Contract {
     }
     let doc: Json;
     try {
-      doc = parseDocument(file, text);
+      doc = parseDocument(file, text, this.shownFile(file));
     } catch (error) {
+      if (error instanceof UnsafeContractError) throw new ContractReadError(error.message);
       throw new ContractReadError(`${this.shownFile(file)} is not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
     }
     this.docs.set(url, doc);
@@ -102,22 +110,32 @@ export class Contract {
     return relative(process.cwd(), file) || file;
   }
 
-  /** Follows every `$ref` once, so a contract with a dangling one is refused at load time. */
-  private checkRefs(url: string, node: Json, pointer: string, seen: Set<string>): void {
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => this.checkRefs(url, child, `${pointer}/${i}`, seen));
-      return;
-    }
-    if (!isObject(node)) return;
-    if (typeof node.$ref === "string") {
-      const target = this.target(node.$ref, url, { url, pointer });
-      const key = `${target.url}#${target.pointer}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        this.checkRefs(target.url, this.at(target, { url, pointer }), target.pointer, seen);
+  /**
+   * Follows every `$ref` once, so a contract with a dangling one is refused at load time. Its own
+   * stack, not recursion: the depth is bounded when a file is read, but a chain of `$ref`s into
+   * other files adds theirs.
+   */
+  private checkRefs(rootUrl: string, root: Json): void {
+    const seen = new Set<string>();
+    const stack: [string, Json, string][] = [[rootUrl, root, ""]];
+    while (stack.length > 0) {
+      const [url, node, pointer] = stack.pop()!;
+      if (Array.isArray(node)) {
+        for (let i = node.length - 1; i >= 0; i--) stack.push([url, node[i], `${pointer}/${i}`]);
+        continue;
+      }
+      if (!isObject(node)) continue;
+      const children = Object.entries(node).filter(([key]) => key !== "$ref");
+      for (let i = children.length - 1; i >= 0; i--) stack.push([url, children[i]![1], `${pointer}/${escapeToken(children[i]![0])}`]);
+      if (typeof node.$ref === "string") {
+        const target = this.target(node.$ref, url, { url, pointer });
+        const key = `${target.url}#${target.pointer}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          stack.push([target.url, this.at(target, { url, pointer }), target.pointer]);
+        }
       }
     }
-    for (const [key, child] of Object.entries(node)) if (key !== "$ref") this.checkRefs(url, child, `${pointer}/${escapeToken(key)}`, seen);
   }
 
   /** Where `$ref` (written in the document at `base`) points; `from` names the `$ref` in errors. */
@@ -132,11 +150,13 @@ export class Contract {
     absolute.hash = "";
     let url = absolute.href;
     if (!url.startsWith("file:")) {
+      // An address a schema file declares as its `$id` is that file; any other is never fetched.
       const file = this.ids.get(url);
-      if (file === undefined) throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names no file of the contract`);
+      if (file === undefined) throw new ContractReadError(`${this.shown(from)}: $ref ${JSON.stringify(ref)} points at a URL that names no file of the contract; a contract is read from its own folder only, never fetched`);
       url = file;
-    } else if (!this.docs.has(url) && (!existsSync(fileURLToPath(url)) || statSync(fileURLToPath(url)).isDirectory())) {
-      throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names a file that does not exist`);
+    } else if (!this.docs.has(url)) {
+      guarded(() => checkRefTarget(absolute, ref, this.shown(from), this.folder));
+      if (!existsSync(fileURLToPath(url)) || statSync(fileURLToPath(url)).isDirectory()) throw new ContractReadError(`${this.shown(from)}: $ref ${ref} names a file that does not exist`);
     }
     this.load(url);
     return { url, pointer };
@@ -209,23 +229,26 @@ function openApiVersion(file: string, root: JsonObject): "3.0" | "3.1" {
 const parsed = new Map<string, Json>();
 const PARSED_LIMIT = 2000;
 
-function parseDocument(file: string, text: string): Json {
+function parseDocument(file: string, text: string, shown: string): Json {
   const json = /\.json$/i.test(file);
   const key = `${json ? "json" : "yaml"}\n${text}`;
   if (parsed.has(key)) return parsed.get(key);
   // JSON.parse is many times faster than the YAML parser, and JSON is YAML: a .yaml file
-  // holding JSON (a bundle, a generated document) takes the fast way.
-  const doc = json ? JSON.parse(text) : /^\s*\{/.test(text) ? jsonOrYaml(text) : parseYaml(text);
+  // holding JSON (a bundle, a generated document) takes the fast way (parseContractText).
+  const doc = parseContractText(text, json, shown);
   if (parsed.size >= PARSED_LIMIT) parsed.clear();
   parsed.set(key, doc);
   return doc;
 }
 
-function jsonOrYaml(text: string): Json {
+
+/** Runs a contract-guard check, its refusal as the ContractReadError the CLI prints in one line. */
+function guarded(check: () => void): void {
   try {
-    return JSON.parse(text);
-  } catch {
-    return parseYaml(text);
+    check();
+  } catch (error) {
+    if (error instanceof UnsafeContractError) throw new ContractReadError(error.message);
+    throw error;
   }
 }
 

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { shownFile, SpecError, toPointer, type Problem } from "./problems.ts";
+import { guardContract } from "./contract-guard/guard.ts";
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 
@@ -115,6 +116,9 @@ export async function validateSpec(specPath: string): Promise<void> {
       { code: "SPEC_NOT_FOUND", pointer: "#", file: specPath, message: `no such file: ${specPath}`, severity: "error" },
     ]);
   }
+  // Before swagger-parser, which follows a $ref anywhere (a URL, a file outside the folder) and
+  // walks a YAML alias once per use: UnsafeContractError, one line, exit 2 (contract-guard/).
+  guardContract(specPath);
   try {
     // With continueOnError, a root document that does not parse surfaces as a TypeError from
     // deep inside the validator; parse it alone first so that is reported as SPEC_SYNTAX.

@@ -6,8 +6,11 @@
  * directory-listing order) to keep every consumer deterministic.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { problem } from "./problems.ts";
+import { dirname, join, relative, sep } from "node:path";
+import { problem, shownFile } from "./problems.ts";
+import { parseContractText } from "./contract-guard/parse.ts";
+import { checkFileInside } from "./contract-guard/place.ts";
+import { UnsafeContractError } from "./contract-guard/refused.ts";
 import { withDiscriminators } from "./discriminators.ts";
 
 /**
@@ -45,9 +48,13 @@ export function readSchemaFiles(schemasDir: string): SchemaFile[] {
     .map((file): SchemaFile => {
       const name = relative(schemasDir, file).split(sep).join("/").replace(/\.json$/, "");
       let schema: Record<string, unknown>;
+      // Every file here is read, referenced or not: the same door as the files $refs reach
+      // (contract-guard/), so a link out of the folder or a file nested past the limit is refused.
+      checkFileInside(file, dirname(schemasDir), shownFile(file)!);
       try {
-        schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+        schema = parseContractText(readFileSync(file, "utf8"), true, shownFile(file)!) as Record<string, unknown>;
       } catch (error) {
+        if (error instanceof UnsafeContractError) throw error;
         // Every file here is compiled, referenced or not, so one that does not parse stops generate.
         throw problem("SPEC_SYNTAX", file, "#", (error as Error).message);
       }

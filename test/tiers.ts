@@ -47,6 +47,7 @@ export const INTEGRATION: readonly string[] = [
   "test/cli/diff.test.ts",
   "test/cli/launcher-signals.test.ts",
   "test/cli/lint.test.ts",
+  "test/cli/lint-stranger.test.ts",
   "test/cli/mock.test.ts",
   "test/cli/seed-parity.test.ts",
   "test/cli/validate.test.ts",

@@ -2,15 +2,22 @@
  * `service-contract lint`: the spec must load (swagger-parser: OpenAPI 3.1 schema, every $ref
  * resolved) and pass Redocly lint with the committed config. Exit 1 on any error, naming each
  * problem's code and JSON pointer; warnings are printed but do not fail the run.
+ *
+ * The spec linted may be a stranger's (a pull request's, in CI), so nothing that came with it
+ * runs: the Redocly config is `--config`'s, or for the package's own contract its committed
+ * spec/redocly.yaml, never a redocly.yaml found beside another spec (its `plugins:` are code and
+ * its `extends:` may be URLs); and the contract passes the guard (generators/contract-guard/)
+ * before Redocly, which follows a `$ref` to a URL, reads it.
  */
 import { Command } from "commander";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 import { formatProblem, SpecError, type Problem } from "../../generators/problems.ts";
 import { DEFAULT_SPEC } from "../options.ts";
+import { PACKAGE_SPEC } from "../../generators/package-files.ts";
 
 /**
  * Runs `lint(config)` with a config of Redocly's recommended rules and nothing else, for a spec
@@ -32,19 +39,25 @@ export const lintCommand: CommandFactory = (setExit) =>
   new Command("lint")
     .description("Validate the OpenAPI document (swagger-parser) and lint it (Redocly).")
     .option("--spec <file>", "the OpenAPI document", DEFAULT_SPEC)
-    .option("--config <file>", "Redocly config (default: redocly.yaml beside the spec if there is one, else Redocly's recommended rules)")
+    .option("--config <file>", "Redocly config (default: Redocly's recommended rules; the package's own contract, its committed spec/redocly.yaml). A redocly.yaml beside another spec is never used: it came with the spec, and its plugins would run")
     .option("--json", "print the problems as JSON")
     .addHelpText("after", "\nExamples:\n  service-contract lint\n  service-contract lint --spec my/openapi.yaml --json")
     .action(async (opts: { spec: string; config?: string; json?: boolean }) => {
       if (!existsSync(opts.spec)) throw new UsageError(`no such file: ${opts.spec}`);
-      // A config named with --config must exist; without one, a spec with no redocly.yaml beside it
-      // is linted with Redocly's recommended rules (as `redocly lint` itself would).
-      if (opts.config !== undefined && !existsSync(opts.config)) throw new UsageError(`no Redocly config at ${opts.config}: --config takes a redocly.yaml, or leave it out for the one beside the spec (else Redocly's recommended rules)`);
-      const beside = join(dirname(opts.spec), "redocly.yaml");
-      const config = opts.config ?? (existsSync(beside) ? beside : undefined);
+      // A config named with --config must exist; without one, a spec is linted with Redocly's
+      // recommended rules, except the package's own, whose config is the package's too.
+      if (opts.config !== undefined && !existsSync(opts.config)) throw new UsageError(`no Redocly config at ${opts.config}: --config takes a redocly.yaml, or leave it out for Redocly's recommended rules`);
+      const own = join(dirname(PACKAGE_SPEC), "redocly.yaml");
+      const config = opts.config ?? (resolve(opts.spec) === PACKAGE_SPEC && existsSync(own) ? own : undefined);
 
       // Loaded here, not at the CLI's start: swagger-parser and Redocly are large.
-      const [{ loadSpec }, { redoclyLint }] = await Promise.all([import("../../generators/load-spec.ts"), import("../../generators/redocly-lint.ts")]);
+      const [{ loadSpec }, { redoclyLint }, { guardContract }] = await Promise.all([
+        import("../../generators/load-spec.ts"),
+        import("../../generators/redocly-lint.ts"),
+        import("../../generators/contract-guard/guard.ts"),
+      ]);
+      // Refused (exit 2, one line) before Redocly starts: it would fetch a URL $ref.
+      guardContract(opts.spec);
       const problems: Problem[] = [];
       try {
         await loadSpec(opts.spec);

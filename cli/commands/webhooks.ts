@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import type { CommandFactory } from "../main.ts";
 import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
+import { inert } from "../../conformance/core/inert-text.ts";
 
 interface SendOptions {
   url?: string;
@@ -100,10 +101,14 @@ async function payloadFor(event: string, opts: SendOptions): Promise<{ json: str
   return { json, from };
 }
 
+/**
+ * The receiver's answer as printed: a stranger's text, made inert by the suite's terminal rule
+ * (C0 and C1 controls, bidi overrides and isolates become visible `\uXXXX`; line feeds stay).
+ */
 function excerpt(text: string | null): string {
   if (!text) return "(empty)";
-  const clean = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "?");
-  return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}… (${clean.length - EXCERPT_CHARS} more characters)` : clean;
+  const cut = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length - EXCERPT_CHARS} more characters)` : text;
+  return inert(cut);
 }
 
 const HELP = `
@@ -158,8 +163,9 @@ function sendCommand(setExit: (code: number) => void): Command {
       const pool = deliveryPool();
       const outcome = await sendPrepared(delivery, { timeoutMs: Math.round(timeout * 1000), pool }).finally(() => pool.destroy());
       const ms = Math.round(outcome.durationMs);
-      if (outcome.statusCode === 0) write(`No answer: ${outcome.message} (after ${ms} ms)\n`);
-      else write(`${outcome.statusCode} ${isSuccess(outcome) ? "OK" : outcome.status} in ${ms} ms\n${excerpt(outcome.responseBody)}\n`);
+      // The status text and an error's message may carry the receiver's bytes too.
+      if (outcome.statusCode === 0) write(`No answer: ${inert(outcome.message, { oneLine: true })} (after ${ms} ms)\n`);
+      else write(`${outcome.statusCode} ${isSuccess(outcome) ? "OK" : inert(outcome.status, { oneLine: true })} in ${ms} ms\n${excerpt(outcome.responseBody)}\n`);
       setExit(isSuccess(outcome) ? EXIT_OK : EXIT_CHECK_FAILED);
     });
 }

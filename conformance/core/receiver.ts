@@ -33,5 +33,11 @@ export interface Receiver {
   failNext(path: string, count?: number, status?: number): void;
   /** Every delivery received so far. */
   received(): readonly ReceivedDelivery[];
+  /**
+   * What the receiver refused because the target sent more than it keeps or answers (deliveries
+   * dropped with 507, requests answered 429), with the words for the report when anything was.
+   * Optional: a receiver a caller brings may keep no such count.
+   */
+  excess?(): { dropped: number; refused: number; note?: string };
   close(): Promise<void>;
 }

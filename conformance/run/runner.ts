@@ -240,6 +240,16 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
+/**
+ * The case during which the target sent the receiver more than it keeps or answers gets a note
+ * saying so (the receiver's own words, with the counts for the run so far): a flood is the
+ * target's doing, and a delivery the case waited for may be among what was dropped.
+ */
+function withExcessNote(result: CaseResult, before: ReturnType<NonNullable<Receiver["excess"]>> | undefined, after: ReturnType<NonNullable<Receiver["excess"]>> | undefined): CaseResult {
+  if (!after?.note || (before && before.dropped === after.dropped && before.refused === after.refused)) return result;
+  return { ...result, notes: [...result.notes, after.note] };
+}
+
 export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   const cases = options.cases ?? (await import("../cases/index.ts")).ALL_CASES;
   const selection = selectCases(cases, options.only, options.skip);
@@ -282,7 +292,8 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   try {
     for (const [index, c] of selected.entries()) {
       // The profile's secrets leave no result (its failure, curl line, notes): redacted as it is made.
-      const result = redact(await runOne(c, run, facilities, timeoutMs, decisions, plan?.skips.get(c.id)));
+      const excessBefore = receiver?.excess?.();
+      const result = redact(withExcessNote(await runOne(c, run, facilities, timeoutMs, decisions, plan?.skips.get(c.id)), excessBefore, receiver?.excess?.()));
       results.push(result);
       options.onProgress?.({ type: "case", result, index, total: selected.length });
     }

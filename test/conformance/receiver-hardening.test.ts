@@ -9,7 +9,7 @@ import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Receiver } from "../../conformance/core/receiver.ts";
 import { CaseFailure } from "../../conformance/core/failure.ts";
-import { MAX_DELIVERY_BYTES, startReceiver } from "../../conformance/receiver/server.ts";
+import { MAX_DELIVERY_BYTES, MAX_HEADER_BYTES, startReceiver } from "../../conformance/receiver/server.ts";
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -124,5 +124,48 @@ describe("the built-in receiver keeps only the suite's deliveries", () => {
     const error = (await receiver.waitFor((d) => d.raw[0] === 0x32, 50).catch((e: unknown) => e)) as CaseFailure;
     expect(error).toBeInstanceOf(CaseFailure);
     expect(String(error.detail.actual)).toMatch(/1 dropped, the receiver having kept its 102400 bytes/);
+  });
+
+  it("bounds a flood of header-heavy requests (issue 41): 431 past the header limit, then what it keeps and answers, said in the report's note", async () => {
+    // The issue's probe: empty POSTs with ~15 KB of headers each, all answered 200 and all kept
+    // (60,000 took the receiver to 1 GB). Past the header limit node:http answers 431, keeping nothing.
+    receiver = await startReceiver({ maxDeliveries: 40, maxRequests: 200 });
+    const hook = receiver.url("/WEBHOOK-FLOOD-001/hook");
+    const heavy = (bytes: number) => Array.from({ length: Math.ceil(bytes / 1000) }, (_, i) => `X-Pad-${i}: ${"p".repeat(990)}\r\n`).join("");
+    const probe = await send(hook, `POST ${pathOf(hook)} HTTP/1.1\r\nHost: x\r\n${heavy(15_000)}Content-Length: 0\r\nConnection: close\r\n\r\n`, 0);
+    expect(probe.status).toMatch(/^HTTP\/1\.1 431 /);
+    expect(receiver.received()).toEqual([]);
+    expect(receiver.excess!().note).toBeUndefined();
+
+    // Under the header limit: the first 40 kept, then 507 (full), then 429 past the requests a run answers.
+    const statuses = new Map<string, number>();
+    for (let i = 0; i < 300; i++) {
+      const r = await send(hook, `POST ${pathOf(hook)} HTTP/1.1\r\nHost: x\r\n${heavy(MAX_HEADER_BYTES - 1_500)}Content-Length: 0\r\nConnection: close\r\n\r\n`, 0);
+      const status = r.status.slice(9, 12);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    // The 431 is node:http's, before the receiver reads the request: not one of the run's 200.
+    expect(Object.fromEntries(statuses)).toEqual({ "200": 40, "507": 160, "429": 100 });
+    const kept = receiver.received();
+    expect(kept).toHaveLength(40);
+    const keptBytes = kept.reduce((n, d) => n + d.raw.length + Object.entries(d.headers).reduce((m, [k, v]) => m + k.length + v.length, 0), 0);
+    expect(keptBytes).toBeLessThan(40 * MAX_HEADER_BYTES);
+    const excess = receiver.excess!();
+    expect(excess).toMatchObject({ dropped: 160, refused: 100 });
+    expect(excess.note).toMatch(/^the target sent the suite's webhook receiver more than the run asked for: 160 deliveries answered 507 and dropped, the receiver having kept .*40 deliveries; 100 requests answered 429 unread, past the 200 a run answers$/);
+    const error = (await receiver.waitFor((d) => d.path === "/other", 50).catch((e: unknown) => e)) as CaseFailure;
+    expect(String(error.detail.actual)).toMatch(/40 deliveries received in all, none matching; 160 dropped.*; 100 more requests answered 429/);
+  });
+
+  it("counts header bytes in what it keeps in all", async () => {
+    receiver = await startReceiver({ maxRetainedBytes: 20 * 1024 });
+    const hook = receiver.url("/WEBHOOK-HEADERS-001/hook");
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const head = `POST ${pathOf(hook)} HTTP/1.1\r\nHost: x\r\nX-Pad: ${"h".repeat(6 * 1024)}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+      statuses.push((await send(hook, head, 0)).status.slice(9, 12));
+    }
+    // Bodies of 2 bytes: counting bodies alone, all four would be kept.
+    expect(statuses).toEqual(["200", "200", "200", "507"]);
   });
 });
