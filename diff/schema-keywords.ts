@@ -6,21 +6,22 @@
 import { isObject, type Json, type JsonObject } from "./documents.ts";
 import type { Effect } from "./change.ts";
 import { accepts, VALUE_KEYWORDS } from "./values.ts";
+import { comparePatterns } from "./patterns.ts";
 
 const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
 /**
  * Keywords that only narrow when added and only widen when removed. Replaced by another value:
- * a format or media type by another admits other values (both sides); a `pattern` by another
- * is undecidable in general (which strings two regular expressions share), so it is reported as
- * of unknown compatibility rather than breaking both; `multipleOf` is decided by divisibility.
+ * a format or media type by another admits other values (both sides); a `pattern` is compared
+ * by the strings it accepts (patterns.ts: equal, wider, narrower or both, with a string that
+ * shows it; "unknown" only where that cannot be decided); `multipleOf` is decided by divisibility.
  */
 const RESTRICTIONS = ["pattern", "format", "multipleOf", "contentMediaType", "contentEncoding"];
 /** Every keyword compareLeaves looks at. */
 export const LEAF_KEYWORDS = [...LOWER_BOUNDS, ...UPPER_BOUNDS, ...RESTRICTIONS, "type", "enum", "const", "uniqueItems", "nullable", "default", "deprecated", "readOnly", "writeOnly", "discriminator"];
 
-/** `requestEffect`: the effect when the schema is part of a request, where it differs. */
-export type Add = (kind: string, effect: Effect, message: string, requestEffect?: Effect) => void;
+/** `requestEffect`: the effect when the schema is part of a request, where it differs; `reason`: why an `unknown` one cannot be decided. */
+export type Add = (kind: string, effect: Effect, message: string, requestEffect?: Effect, reason?: string) => void;
 
 /** Canonical JSON (sorted keys), for comparing values such as enum members. */
 export function canonical(value: Json): string {
@@ -35,7 +36,12 @@ export function canonical(value: Json): string {
 }
 
 function show(value: Json): string {
-  return typeof value === "string" ? JSON.stringify(value) : canonical(value);
+  return typeof value === "string" ? quote(value) : canonical(value);
+}
+
+/** A string as a JSON literal with everything outside printable ASCII escaped: a witness made from a stranger's pattern reaches a terminal inert. */
+export function quote(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
@@ -48,9 +54,12 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
     for (const kw of UPPER_BOUNDS) compareBound(kw, b[kw], h[kw], "widen", add);
     for (const kw of RESTRICTIONS) {
       if (canonical(b[kw]) === canonical(h[kw])) continue;
+      if (kw === "pattern" && (b[kw] === undefined || typeof b[kw] === "string") && (h[kw] === undefined || typeof h[kw] === "string")) {
+        comparePattern(b[kw] as string | undefined, h[kw] as string | undefined, add);
+        continue;
+      }
       if (b[kw] === undefined) add(`${kw}-added`, "narrow", `${kw} ${show(h[kw])} added`);
       else if (h[kw] === undefined) add(`${kw}-removed`, "widen", `${kw} ${show(b[kw])} removed`);
-      else if (kw === "pattern") add("pattern-changed", "unknown", `pattern changed from ${show(b[kw])} to ${show(h[kw])} (whether either accepts all the other does cannot be decided)`);
       else if (kw === "multipleOf" && typeof b[kw] === "number" && typeof h[kw] === "number") add("multipleOf-changed", multipleEffect(b[kw] as number, h[kw] as number), `multipleOf changed from ${show(b[kw])} to ${show(h[kw])}`);
       else add(`${kw}-changed`, "both", `${kw} changed from ${show(b[kw])} to ${show(h[kw])}`);
     }
@@ -73,6 +82,22 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
   // (generators/discriminators.ts), so the source and its bundle differ only there. A renamed
   // property is a change.
   if (bDisc !== undefined && hDisc !== undefined && bDisc !== hDisc) add("discriminator-changed", "both", `discriminator property changed from ${show(bDisc)} to ${show(hDisc)}`);
+}
+
+/**
+ * A pattern added, removed or replaced, judged by the strings each side accepts (no pattern:
+ * every string), with a string that shows each difference: a pattern added that accepts
+ * everything (`.*`), or rewritten into the same language (`[0-9]` → `\d`), is no change.
+ */
+function comparePattern(b: string | undefined, h: string | undefined, add: Add): void {
+  const kind = b === undefined ? "pattern-added" : h === undefined ? "pattern-removed" : "pattern-changed";
+  const what = b === undefined ? `pattern ${show(h!)} added` : h === undefined ? `pattern ${show(b)} removed` : `pattern changed from ${show(b)} to ${show(h)}`;
+  const found = comparePatterns(b, h);
+  if ("unknown" in found) return add(kind, "unknown", `${what}: compatibility unknown, ${found.unknown}`, undefined, found.unknown);
+  const { onlyHead, onlyBase } = found;
+  if (onlyHead !== undefined && onlyBase !== undefined) add(kind, "both", `${what}: neither accepts all the other does (${quote(onlyHead)} only now, ${quote(onlyBase)} only before)`);
+  else if (onlyHead !== undefined) add(kind, "widen", `${what}: it accepts more (${quote(onlyHead)}, refused before)`);
+  else if (onlyBase !== undefined) add(kind, "narrow", `${what}: it accepts less (${quote(onlyBase)}, accepted before, is now refused)`);
 }
 
 function compareTypes(b: JsonObject, h: JsonObject, add: Add): void {
@@ -127,14 +152,14 @@ function compareFinite(b: JsonObject, h: JsonObject, add: Add): void {
   const other = bv ? h : b;
   const verdicts = [...finite.values()].map((v) => ({ ...v, ok: accepts(other, v.value) }));
   const refused = verdicts.filter((v) => v.ok === false);
-  const undecided = verdicts.some((v) => v.ok === undefined);
+  const undecided = verdicts.find((v) => typeof v.ok === "string")?.ok as string | undefined;
   const rest = describe(other);
   if (bv) {
-    if (undecided) add("enum-removed", "unknown", `value restriction (${list(verdicts)}) replaced by ${rest}`);
+    if (undecided !== undefined) add("enum-removed", "unknown", `value restriction (${list(verdicts)}) replaced by ${rest}: compatibility unknown, ${undecided}`, undefined, undecided);
     else if (refused.length === 0) add("enum-removed", "widen", `value restriction (${list(verdicts)}) removed${rest ? ` (now ${rest}, which each of them meets)` : ""}`);
     else add("enum-removed", "both", `value restriction (${list(verdicts)}) replaced by ${rest}, which refuses ${list(refused)}`);
   } else {
-    if (undecided) add("enum-added", "unknown", `values restricted to ${list(verdicts)} (was ${rest})`);
+    if (undecided !== undefined) add("enum-added", "unknown", `values restricted to ${list(verdicts)} (was ${rest}): compatibility unknown, ${undecided}`, undefined, undecided);
     else if (refused.length === 0) add("enum-added", "narrow", `values restricted to ${list(verdicts)}`);
     else add("enum-added", "both", `values restricted to ${list(verdicts)}, of which ${list(refused)} were not accepted before`);
   }

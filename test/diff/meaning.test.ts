@@ -171,3 +171,93 @@ describe("OpenAPI 3.0 and 3.1 (issue 35, point 3)", () => {
     }
   });
 });
+
+describe("patterns compared by the strings they accept (issue 42)", () => {
+  let ours: Contract;
+  beforeAll(() => {
+    ours = loadContract(SPEC);
+  });
+  afterAll(removeCopies);
+
+  it("a request pattern tightened (hook name may no longer start with a digit) breaks clients, with a witness", () => {
+    const spec = copySpec();
+    editSchema(spec, "hook-create-request.json", (s) => {
+      expect(s.properties.name.pattern).toBe("^[a-z0-9][a-z0-9_-]*$");
+      s.properties.name.pattern = "^[a-z][a-z0-9_-]*$";
+    });
+    const changes = diffDocuments(ours, loadContract(spec));
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) {
+      expect([c.kind, c.for, c.level]).toEqual(["request-pattern-changed", ["clients"], "breaking"]);
+      expect(c.message).toMatch(/pattern changed from "\^\[a-z0-9\]\[a-z0-9_-\]\*\$" to "\^\[a-z\]\[a-z0-9_-\]\*\$": it accepts less \("0", accepted before, is now refused\)/);
+    }
+    expect(new Set(changes.map((c) => c.operation))).toEqual(new Set(["createRepoHook", "createOrgHook"]));
+    // Back again: servers must now accept names they could refuse.
+    for (const c of diffDocuments(loadContract(spec), ours)) expect([c.kind, c.for]).toEqual(["request-pattern-changed", ["servers"]]);
+  });
+
+  it("a response pattern loosened (hashed_token may be upper-case hex) breaks clients, with a 64-character witness", () => {
+    const spec = copySpec();
+    editSchema(spec, "authorization.json", (s) => {
+      expect(s.properties.hashed_token.pattern).toBe("^[0-9a-f]{64}$");
+      s.properties.hashed_token.pattern = "^[0-9a-fA-F]{64}$";
+    });
+    const changes = diffDocuments(ours, loadContract(spec));
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) {
+      expect([c.kind, c.for, c.level]).toEqual(["response-pattern-changed", ["clients"], "breaking"]);
+      const witness = /it accepts more \("([0-9a-fA-F]{64})", refused before\)/.exec(c.message)?.[1];
+      expect(witness, c.message).toBeDefined();
+      expect(/^[0-9a-f]{64}$/.test(witness!)).toBe(false);
+    }
+  });
+
+  it("[0-9] → \\d in every pattern of the contract is no change", () => {
+    const spec = copySpec();
+    let edited = 0;
+    for (const name of ["authorization.json", "hook-create-request.json", "hook.json", "service-hook.json"]) {
+      editText(spec, `schemas/${name}`, (t) => {
+        const next = t.replaceAll("[0-9a-f]", "[\\\\da-f]").replaceAll("[a-z0-9]", "[a-z\\\\d]");
+        if (next !== t) edited++;
+        return next;
+      });
+    }
+    expect(edited).toBeGreaterThan(2);
+    expect(summary(diffDocuments(ours, loadContract(spec)))).toBe("");
+    // And a pattern added that accepts every string is no change either.
+    const everything = copySpec();
+    editSchema(everything, "user.json", (s) => (s.properties.login.pattern = "^[\\s\\S]*$"));
+    expect(summary(diffDocuments(ours, loadContract(everything)))).toBe("");
+  });
+
+  it("a pattern incomparable with the old one breaks both sides; one that cannot be decided is level unknown, with the reason", () => {
+    const spec = copySpec();
+    editSchema(spec, "hook-create-request.json", (s) => (s.properties.name.pattern = "^[a-z_]+$"));
+    for (const c of diffDocuments(ours, loadContract(spec))) expect([c.kind, c.for, c.level]).toEqual(["request-pattern-changed", ["clients", "servers"], "breaking"]);
+    const undecided = copySpec();
+    editSchema(undecided, "hook-create-request.json", (s) => (s.properties.name.pattern = "^([a-z0-9]+)-\\1$"));
+    const changes = diffDocuments(ours, loadContract(undecided));
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) {
+      expect([c.kind, c.for, c.level, c.breaking, c.mayBreak]).toEqual(["request-pattern-changed", [], "unknown", false, ["clients", "servers"]]);
+      expect(c.reason).toMatch(/backreference/);
+    }
+  });
+
+  it("a pattern built to backtrack meets a head enum value (issue 41): decided on the automaton, no hang", { timeout: 2_000 }, () => {
+    // The old check ran the contract's RegExp on the value: this one took 7 s there (41 characters: hours).
+    const spec = copySpec();
+    const evil = "a".repeat(26) + "!";
+    editSchema(spec, "issue-event-base.json", (s) => {
+      expect(Array.isArray(s.properties.event.enum)).toBe(true);
+      s.properties.event = { ...s.properties.event, enum: [...s.properties.event.enum, evil], pattern: "^(a+)+$" };
+    });
+    const changes = diffDocuments(ours, loadContract(spec));
+    expect(changes.length).toBeGreaterThan(0);
+    // The pattern refuses every value, the new one included: all of them removed, none added.
+    for (const c of changes) {
+      expect(c.kind).toBe("response-enum-value-removed");
+      expect(c.message).not.toContain(evil);
+    }
+  });
+});
