@@ -263,3 +263,36 @@ describe("patterns compared by the strings they accept (issue 42)", () => {
     }
   });
 });
+
+describe("an allOf member implied by another one is compared by meaning (issue 42)", () => {
+  afterAll(removeCopies);
+
+  it("a member that repeats a pattern less strictly, added or dropped, is no change; one that narrows is", () => {
+    const ours = loadContract(SPEC);
+    const implied = copySpec();
+    editSchema(implied, "hook-create-request.json", (s) => {
+      // ^[a-z0-9_-]+$ accepts every name ^[a-z0-9][a-z0-9_-]*$ does (and more): the second member adds nothing.
+      s.properties.name = { allOf: [{ type: "string", pattern: "^[a-z0-9][a-z0-9_-]*$" }, { type: "string", pattern: "^[a-z0-9_-]+$" }] };
+    });
+    expect(summary(diffDocuments(ours, loadContract(implied)))).toBe("");
+    expect(summary(diffDocuments(loadContract(implied), ours))).toBe("");
+    // The same with enum lists: the second member's list holds every value of the first.
+    const enums = copySpec();
+    editSchema(enums, "hook-create-request.json", (s) => {
+      const active = s.properties.active;
+      s.properties.active = { allOf: [{ ...active, enum: [true, false] }, { enum: [true, false, "yes"] }] };
+    });
+    const activeBase = copySpec();
+    editSchema(activeBase, "hook-create-request.json", (s) => (s.properties.active = { ...s.properties.active, enum: [true, false] }));
+    expect(summary(diffDocuments(loadContract(activeBase), loadContract(enums)))).toBe("");
+    // A member that does constrain (names may no longer start with a digit) is still a narrowing for clients.
+    const narrowing = copySpec();
+    editSchema(narrowing, "hook-create-request.json", (s) => {
+      s.properties.name = { allOf: [{ type: "string", pattern: "^[a-z0-9][a-z0-9_-]*$" }, { type: "string", pattern: "^[a-z]" }] };
+    });
+    const found = diffDocuments(ours, loadContract(narrowing));
+    expect(found.length).toBeGreaterThan(0);
+    // (Two incomparable patterns cannot be one pattern: the member stays, an allOf member added, narrowing.)
+    for (const c of found) expect([c.kind, c.for]).toEqual(["request-composition-added", ["clients"]]);
+  });
+});
