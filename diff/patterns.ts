@@ -33,30 +33,53 @@ export function forgetPatterns(): void {
   cache.clear();
 }
 
-/** The strings `pattern` matches somewhere in, as an automaton; or why that cannot be had. */
-export function language(pattern: string): Language {
-  let lang = cache.get(pattern);
+/** A regular expression as a contract or a format states it. Patterns are read with `u`, as validators compile them. */
+export interface Regex {
+  source: string;
+  flags: string;
+}
+
+/**
+ * The strings `pattern` matches somewhere in, as an automaton; or why that cannot be had. Other
+ * flags than `u` are for formats' expressions (`i`). Every automaton is over code points (`u`),
+ * so two can be intersected: an expression written without `u` is read with it, and one that is
+ * case-insensitive without `u` is first spelled out without `i` by refa under its own rules
+ * (`[a-z]` → `[A-Za-z]`; with `u`, `i` would also let `ſ` and the Kelvin sign match).
+ */
+export function language(pattern: string, flags = "u"): Language {
+  const key = `${flags}/${pattern}`;
+  let lang = cache.get(key);
   if (!lang) {
-    lang = build(pattern);
+    lang = flags.includes("i") && !flags.includes("u") ? spelledOut(pattern, flags) : build(pattern, [...new Set([...flags, "u"])].join(""));
     if (cache.size > 2_000) cache.clear();
-    cache.set(pattern, lang);
+    cache.set(key, lang);
   }
   return lang;
 }
 
-function build(pattern: string): Language {
+function spelledOut(pattern: string, flags: string): Language {
+  if (pattern.length > MAX_PATTERN_LENGTH) return { unknown: `the pattern is longer than ${MAX_PATTERN_LENGTH} characters, the bound of the comparison` };
+  try {
+    const { expression } = JS.Parser.fromLiteral({ source: pattern, flags }).parse({ simplify: false, maxNodes: MAX_STATES });
+    return build(JS.toLiteral(expression, { flags: { ignoreCase: false, unicode: false } }).source, "u");
+  } catch (error) {
+    return { unknown: reason(error) };
+  }
+}
+
+function build(pattern: string, flags: string): Language {
   if (pattern.length > MAX_PATTERN_LENGTH) return { unknown: `the pattern is longer than ${MAX_PATTERN_LENGTH} characters, the bound of the comparison` };
   let alternatives: string[];
   try {
     // Each top-level alternative is searched for on its own (`^a|b$`), so its anchors sit at its edges.
-    alternatives = JS.Parser.fromLiteral({ source: pattern, flags: "u" }).ast.pattern.alternatives.map((a) => a.raw);
+    alternatives = JS.Parser.fromLiteral({ source: pattern, flags }).ast.pattern.alternatives.map((a) => a.raw);
   } catch {
     return { unknown: "the pattern is not a valid regular expression (with the u flag, as validators compile it)" };
   }
   try {
     // A match anywhere: what the pattern matches, with anything before and after it.
     const source = alternatives.map((a) => `[^]*(?:${a})[^]*`).join("|");
-    const parser = JS.Parser.fromLiteral({ source, flags: "u" });
+    const parser = JS.Parser.fromLiteral({ source, flags });
     const { expression, maxCharacter } = parser.parse({ backreferences: "throw", assertions: "parse", maxNodes: MAX_STATES });
     let ast: NoParent<Expression> = transform(Transformers.simplify(), expression, { maxPasses: 20 });
     // What is left at the edges of the whole are assertions about nothing (before the first or after
@@ -119,11 +142,18 @@ export type Comparison = { unknown: string } | { onlyHead?: string; onlyBase?: s
 
 /** `undefined` stands for no pattern: every string. */
 export function comparePatterns(base: string | undefined, head: string | undefined): Comparison {
-  const b = base === undefined ? undefined : language(base);
-  const h = head === undefined ? undefined : language(head);
-  if (b && "unknown" in b) return { unknown: `base ${b.unknown}` };
-  if (h && "unknown" in h) return { unknown: `head ${h.unknown}` };
+  const list = (p: string | undefined) => (p === undefined ? [] : [{ source: p, flags: "u" }]);
+  return compareLanguages(list(base), list(head));
+}
+
+/**
+ * The same for the strings that every expression of a list accepts (a pattern and a format's
+ * expression together); an empty list accepts every string.
+ */
+export function compareLanguages(base: Regex[], head: Regex[]): Comparison {
   try {
+    const b = sideOf(base, "base");
+    const h = sideOf(head, "head");
     const onlyHead = h === undefined ? (b ? outside(undefined, b) : undefined) : outside(h, b);
     const onlyBase = b === undefined ? (h ? outside(undefined, h) : undefined) : outside(b, h);
     return { ...(onlyHead !== undefined ? { onlyHead } : {}), ...(onlyBase !== undefined ? { onlyBase } : {}) };
@@ -133,6 +163,17 @@ export function comparePatterns(base: string | undefined, head: string | undefin
 }
 
 /** A shortest string of `a` (every string when undefined) that `b` (every string when undefined) refuses, or undefined when there is none. */
+/** The intersection of a side's languages (undefined: every string); throws Undecided with the reason. */
+function sideOf(list: Regex[], side: string): { nfa: NFA; dfa?: DFA | string } | undefined {
+  let out: { nfa: NFA; dfa?: DFA | string } | undefined;
+  for (const regex of list) {
+    const lang = language(regex.source, regex.flags);
+    if ("unknown" in lang) throw new Undecided(`${side} ${lang.unknown}`);
+    out = out === undefined ? lang : { nfa: NFA.fromIntersection(out.nfa, lang.nfa, new NFA.LimitedNodeFactory(MAX_STATES)) };
+  }
+  return out;
+}
+
 function outside(a: { nfa: NFA; dfa?: DFA | string } | undefined, b: { nfa: NFA; dfa?: DFA | string } | undefined): string | undefined {
   if (b === undefined) return undefined;
   const db = dfaOf(b);

@@ -6,7 +6,8 @@
 import { isObject, type Json, type JsonObject } from "./documents.ts";
 import type { Effect } from "./change.ts";
 import { accepts, VALUE_KEYWORDS } from "./values.ts";
-import { comparePatterns } from "./patterns.ts";
+import { compareLanguages, type Regex } from "./patterns.ts";
+import { formatRegex } from "./format-languages.ts";
 
 const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
@@ -52,12 +53,12 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
     compareTypes(b, h, add);
     for (const kw of LOWER_BOUNDS) compareBound(kw, b[kw], h[kw], "narrow", add);
     for (const kw of UPPER_BOUNDS) compareBound(kw, b[kw], h[kw], "widen", add);
+    // Pattern and format together, as the strings they accept, where both are regular languages.
+    const strings = stringLanguages(b, h);
+    if (strings) compareStrings(b, h, strings, add);
     for (const kw of RESTRICTIONS) {
       if (canonical(b[kw]) === canonical(h[kw])) continue;
-      if (kw === "pattern" && (b[kw] === undefined || typeof b[kw] === "string") && (h[kw] === undefined || typeof h[kw] === "string")) {
-        comparePattern(b[kw] as string | undefined, h[kw] as string | undefined, add);
-        continue;
-      }
+      if (strings && (kw === "pattern" || (kw === "format" && strings.withFormat))) continue;
       if (b[kw] === undefined) add(`${kw}-added`, "narrow", `${kw} ${show(h[kw])} added`);
       else if (h[kw] === undefined) add(`${kw}-removed`, "widen", `${kw} ${show(b[kw])} removed`);
       else if (kw === "multipleOf" && typeof b[kw] === "number" && typeof h[kw] === "number") add("multipleOf-changed", multipleEffect(b[kw] as number, h[kw] as number), `multipleOf changed from ${show(b[kw])} to ${show(h[kw])}`);
@@ -84,15 +85,50 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
   if (bDisc !== undefined && hDisc !== undefined && bDisc !== hDisc) add("discriminator-changed", "both", `discriminator property changed from ${show(bDisc)} to ${show(hDisc)}`);
 }
 
+interface StringLanguages {
+  base: Regex[];
+  head: Regex[];
+  /** Whether the formats are part of the languages (both regular) rather than compared keyword by keyword. */
+  withFormat: boolean;
+}
+
 /**
- * A pattern added, removed or replaced, judged by the strings each side accepts (no pattern:
- * every string), with a string that shows each difference: a pattern added that accepts
- * everything (`.*`), or rewritten into the same language (`[0-9]` → `\d`), is no change.
+ * Each side's pattern, with its format's expression where the format is one (format-languages.ts),
+ * when the pattern or a regular format changed; undefined when neither did, or a pattern is no string.
  */
-function comparePattern(b: string | undefined, h: string | undefined, add: Add): void {
-  const kind = b === undefined ? "pattern-added" : h === undefined ? "pattern-removed" : "pattern-changed";
-  const what = b === undefined ? `pattern ${show(h!)} added` : h === undefined ? `pattern ${show(b)} removed` : `pattern changed from ${show(b)} to ${show(h)}`;
-  const found = comparePatterns(b, h);
+function stringLanguages(b: JsonObject, h: JsonObject): StringLanguages | undefined {
+  const patternOk = (p: Json) => p === undefined || typeof p === "string";
+  if (!patternOk(b.pattern) || !patternOk(h.pattern)) return undefined;
+  const formatOf = (f: Json) => (typeof f === "string" ? formatRegex(f) : undefined);
+  const formatRegular = (f: Json) => f === undefined || formatOf(f) !== undefined;
+  const withFormat = formatRegular(b.format) && formatRegular(h.format);
+  const patternChanged = b.pattern !== h.pattern;
+  const formatChanged = canonical(b.format) !== canonical(h.format);
+  if (!patternChanged && !(withFormat && formatChanged)) return undefined;
+  const side = (s: JsonObject): Regex[] => [
+    ...(typeof s.pattern === "string" ? [{ source: s.pattern, flags: "u" }] : []),
+    ...(withFormat && typeof s.format === "string" ? [formatOf(s.format)!] : []),
+  ];
+  return { base: side(b), head: side(h), withFormat };
+}
+
+/**
+ * A pattern (or a regular format) added, removed or replaced, judged by the strings each side
+ * accepts (neither: every string), with a string that shows each difference: a pattern added
+ * that accepts everything, a rewrite into the same language (`[0-9]` → `\d`), or a format
+ * replaced by a pattern of the same strings, is no change.
+ */
+function compareStrings(b: JsonObject, h: JsonObject, langs: StringLanguages, add: Add): void {
+  const parts: string[] = [];
+  if (b.pattern !== h.pattern) parts.push(b.pattern === undefined ? `pattern ${show(h.pattern)} added` : h.pattern === undefined ? `pattern ${show(b.pattern)} removed` : `pattern changed from ${show(b.pattern)} to ${show(h.pattern)}`);
+  const formatChanged = langs.withFormat && canonical(b.format) !== canonical(h.format);
+  if (formatChanged) parts.push(b.format === undefined ? `format ${show(h.format)} added` : h.format === undefined ? `format ${show(b.format)} removed` : `format changed from ${show(b.format)} to ${show(h.format)}`);
+  const kw = b.pattern !== h.pattern ? "pattern" : "format";
+  const [bv, hv] = [b[kw], h[kw]];
+  const kind = bv === undefined ? `${kw}-added` : hv === undefined ? `${kw}-removed` : `${kw}-changed`;
+  const unchangedFormat = !formatChanged && langs.withFormat && typeof h.format === "string" ? ` (with format ${show(h.format)})` : "";
+  const what = parts.join(" and ") + unchangedFormat;
+  const found = compareLanguages(langs.base, langs.head);
   if ("unknown" in found) return add(kind, "unknown", `${what}: compatibility unknown, ${found.unknown}`, undefined, found.unknown);
   const { onlyHead, onlyBase } = found;
   if (onlyHead !== undefined && onlyBase !== undefined) add(kind, "both", `${what}: neither accepts all the other does (${quote(onlyHead)} only now, ${quote(onlyBase)} only before)`);

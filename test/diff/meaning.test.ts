@@ -296,3 +296,46 @@ describe("an allOf member implied by another one is compared by meaning (issue 4
     for (const c of found) expect([c.kind, c.for]).toEqual(["request-composition-added", ["clients"]]);
   });
 });
+
+describe("where a pattern meets a format (issue 42): the strings both accept, when the format is one regular expression", () => {
+  afterAll(removeCopies);
+  const URI = "^(?:[a-zA-Z][a-zA-Z0-9+\\-.]*:)(?:\\/?\\/)?[^\\s]*$";
+
+  it("format uri replaced by the pattern of the same strings is no change; a pattern the format already implies, added beside it, neither", () => {
+    const ours = loadContract(SPEC);
+    const same = copySpec();
+    editSchema(same, "user.json", (s) => {
+      expect(s.properties.url.format).toBe("uri");
+      s.properties.url = { ...s.properties.url, pattern: URI };
+      delete s.properties.url.format;
+    });
+    expect(summary(diffDocuments(ours, loadContract(same)))).toBe("");
+    expect(summary(diffDocuments(loadContract(same), ours))).toBe("");
+    const implied = copySpec();
+    editSchema(implied, "user.json", (s) => (s.properties.url.pattern = "^[a-zA-Z][a-zA-Z0-9+.-]*:"));
+    expect(summary(diffDocuments(ours, loadContract(implied)))).toBe("");
+  });
+
+  it("format uri replaced by ^https:// in a response breaks both sides, with a witness each way", () => {
+    const ours = loadContract(SPEC);
+    const spec = copySpec();
+    editSchema(spec, "user.json", (s) => {
+      s.properties.url = { ...s.properties.url, pattern: "^https://" };
+      delete s.properties.url.format;
+    });
+    const changes = diffDocuments(ours, loadContract(spec));
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) {
+      expect(c.kind).toMatch(/^(response|webhook)-pattern-added$/);
+      expect(c.level).toBe("breaking");
+    }
+    const replaced = changes.filter((c) => c.message.includes('format "uri" removed'));
+    expect(replaced.length).toBeGreaterThan(0);
+    for (const c of replaced) {
+      expect(c.message).toContain('pattern "^https://" added and format "uri" removed: neither accepts all the other does ("https:// " only now, "A:" only before)');
+      expect(c.for).toEqual(c.kind.startsWith("response") ? ["clients", "servers"] : ["servers", "receivers"]);
+    }
+    // Where another allOf member keeps format uri (a payload's partial user), the pattern only narrows: servers.
+    for (const c of changes.filter((c) => !replaced.includes(c))) expect([c.message, c.for]).toEqual([expect.stringContaining('(with format "uri"): it accepts less ("A:"'), ["servers"]]);
+  });
+});
