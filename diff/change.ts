@@ -8,8 +8,10 @@
  * wider type, a new enum value) breaks the reader, who now meets values it was never told
  * about. A change that lets the writer send less (a narrowing: a new required field, a narrower
  * type or pattern, a removed enum value) breaks the writer, whose messages may now be refused.
- * A change that is neither (a changed pattern) breaks both. The docs (diff/README.md) list
- * every kind.
+ * A change that is neither (a pattern replaced by an incomparable one) breaks both. Where
+ * inclusion cannot be decided (a pattern with a backreference, or past the comparison's bound),
+ * the change is of its own level, "unknown": not breaking, not safe, and failing a pipeline by
+ * default (`--fail-on unknown`). The docs (diff/README.md) list every kind.
  */
 
 export type Audience = "clients" | "servers" | "receivers";
@@ -29,8 +31,8 @@ export const WEBHOOK: Flow = { name: "webhook", writer: "servers", reader: "rece
 /**
  * `widen`: the writer may send more; `narrow`: less; `both`: neither contains the other;
  * `none`: nothing anyone relies on moved (reported, but breaks nobody); `unknown`: whether
- * either set contains the other cannot be decided (two different regular expressions): reported
- * as such, with whom it may break, and not counted as breaking.
+ * either set contains the other cannot be decided (a pattern that is no regular language, or
+ * past the comparison's bound): reported as such, with whom it may break and why.
  */
 export type Effect = "widen" | "narrow" | "both" | "none" | "unknown";
 
@@ -48,6 +50,9 @@ export function audienceOf(effect: Effect, flow: Flow): Audience[] {
   }
 }
 
+/** The three levels a change is reported at (`--fail-on` picks the one that fails a run). */
+export type Level = "breaking" | "unknown" | "safe";
+
 export function sortAudiences(list: Iterable<Audience>): Audience[] {
   const set = new Set(list);
   return AUDIENCES.filter((a) => set.has(a));
@@ -58,6 +63,8 @@ export interface Change {
   /** A stable name of the kind of change (`response-property-removed`); diff/README.md lists them all. */
   kind: string;
   breaking: boolean;
+  /** `breaking` (it breaks someone), `unknown` (whether it does cannot be decided: see `reason`) or `safe`. */
+  level: Level;
   /** Whom it breaks; empty when it breaks nobody. */
   for: Audience[];
   operation?: string;
@@ -71,8 +78,10 @@ export interface Change {
   message: string;
   /** For a rule-table change: the conformance cases that enforce the rule. */
   cases?: string[];
-  /** For a change whose compatibility cannot be decided (two different patterns): whom it may break. Such a change is not `breaking`. */
+  /** For a change of level `unknown`: whom it may break. Such a change is not `breaking`. */
   mayBreak?: Audience[];
+  /** For a change of level `unknown`: why it cannot be decided. */
+  reason?: string;
 }
 
 /** A change as found, before it is tied to an operation or webhook. */
@@ -88,6 +97,8 @@ export interface Finding {
    * or a changed default, changes what a client's request means, whatever the set of values does.
    */
   requestEffect?: Effect;
+  /** For an `unknown` effect: why it cannot be decided. */
+  reason?: string;
 }
 
 export function toChange(f: Finding, flow: Flow, base: string, owner: { operation?: string; webhook?: string }): Change {
@@ -96,8 +107,9 @@ export function toChange(f: Finding, flow: Flow, base: string, owner: { operatio
   return {
     kind: `${flow.name}-${f.kind}`,
     breaking: audience.length > 0,
+    level: audience.length > 0 ? "breaking" : effect === "unknown" ? "unknown" : "safe",
     for: audience,
-    ...(effect === "unknown" ? { mayBreak: sortAudiences([flow.writer, flow.reader]) } : {}),
+    ...(effect === "unknown" ? { mayBreak: sortAudiences([flow.writer, flow.reader]), ...(f.reason ? { reason: f.reason } : {}) } : {}),
     ...owner,
     pointer: base + f.path.map((t) => `/${String(t).replace(/~/g, "~0").replace(/\//g, "~1")}`).join(""),
     ...(f.source !== undefined ? { source: f.source } : {}),
@@ -108,5 +120,5 @@ export function toChange(f: Finding, flow: Flow, base: string, owner: { operatio
 /** A change whose audience is fixed by its kind rather than by a message's direction. */
 export function fixedChange(kind: string, audience: Audience[], pointer: string, message: string, owner: { operation?: string; webhook?: string } = {}): Change {
   const list = sortAudiences(audience);
-  return { kind, breaking: list.length > 0, for: list, ...owner, pointer, message };
+  return { kind, breaking: list.length > 0, level: list.length > 0 ? "breaking" : "safe", for: list, ...owner, pointer, message };
 }

@@ -3,8 +3,13 @@
  * operation or webhook it concerns), text for people and Markdown for a pull request comment.
  * Text and Markdown show a change made once in a shared schema (a field of `User`) once, with
  * every operation and webhook it reaches, rather than once per operation.
+ *
+ * Each change is at one of three levels for the audiences asked for (`--for`): breaking (it
+ * breaks one of them), unknown (whether it does cannot be decided, and why) and safe. `--fail-on`
+ * names the lowest level that fails the run; by default `unknown`, so nothing undecided passes a
+ * pipeline in silence.
  */
-import { AUDIENCES, type Audience, type Change } from "./change.ts";
+import { AUDIENCES, type Audience, type Change, type Level } from "./change.ts";
 
 export interface Report {
   base: string;
@@ -20,6 +25,30 @@ export function breaksAny(c: Change, audiences: readonly Audience[] = AUDIENCES)
   return c.for.some((a) => audiences.includes(a));
 }
 
+/** The change's level for these audiences: one breaking only others is safe for them, and so is one that may break only others. */
+export function levelFor(c: Change, audiences: readonly Audience[] = AUDIENCES): Level {
+  if (breaksAny(c, audiences)) return "breaking";
+  if (c.mayBreak?.some((a) => audiences.includes(a))) return "unknown";
+  return "safe";
+}
+
+export type FailOn = "breaking" | "unknown" | "any" | "none";
+
+/** Whether the report fails a run at `--fail-on` (the exit code 1). */
+export function fails(report: Report, failOn: FailOn): boolean {
+  const audiences = asked(report);
+  switch (failOn) {
+    case "none":
+      return false;
+    case "any":
+      return report.changes.length > 0;
+    case "breaking":
+      return report.changes.some((c) => levelFor(c, audiences) === "breaking");
+    case "unknown":
+      return report.changes.some((c) => levelFor(c, audiences) !== "safe");
+  }
+}
+
 function asked(report: Report): readonly Audience[] {
   return report.audiences ?? AUDIENCES;
 }
@@ -31,10 +60,12 @@ function forWhom(report: Report): string {
 }
 
 function label(c: Change, audiences: readonly Audience[]): string {
-  if (c.breaking && breaksAny(c, audiences)) return `BREAKING for ${c.for.join(", ")}`;
-  if (c.breaking) return `breaking for ${c.for.join(", ")} only (not asked for)`;
-  if (c.mayBreak) return `COMPATIBILITY UNKNOWN for ${c.mayBreak.join(", ")}`;
-  return "not breaking";
+  const level = levelFor(c, audiences);
+  if (level === "breaking") return `BREAKING for ${c.for.join(", ")}`;
+  if (level === "unknown") return `UNKNOWN, may break ${c.mayBreak!.join(", ")}`;
+  if (c.breaking) return `safe for ${audiences.join(", ")}, breaking for ${c.for.join(", ")} only (not asked for)`;
+  if (c.mayBreak) return `safe for ${audiences.join(", ")}, unknown for ${c.mayBreak.join(", ")} only (not asked for)`;
+  return "safe";
 }
 
 interface Group {
@@ -54,30 +85,28 @@ function groups(changes: Change[], audiences: readonly Audience[]): Group[] {
     if (c.webhook && !g.webhooks.includes(c.webhook)) g.webhooks.push(c.webhook);
   }
   const list = [...byKey.values()];
-  const rank = (c: Change) => (breaksAny(c, audiences) ? 0 : c.mayBreak ? 1 : c.breaking ? 2 : 3);
+  const rank = (c: Change) => ({ breaking: 0, unknown: 1, safe: c.breaking || c.mayBreak ? 2 : 3 })[levelFor(c, audiences)];
   return list.sort((a, b) => rank(a.change) - rank(b.change));
 }
 
 /**
- * `3 breaking changes (clients 2, servers 1), 4 others`; with `--for clients`: `2 breaking
- * changes for clients, 5 others (1 breaking only servers)`. Changes of unknown compatibility are
- * counted apart.
+ * `3 breaking changes (clients 2, servers 1), 1 unknown, 4 safe`; with `--for clients`: `2
+ * breaking changes for clients, 0 unknown, 5 safe (1 breaking only servers)`.
  */
 export function summary(changes: Change[], audiences: readonly Audience[] = AUDIENCES): string {
   if (changes.length === 0) return "no changes";
-  const breaking = changes.filter((c) => breaksAny(c, audiences));
+  const breaking = changes.filter((c) => levelFor(c, audiences) === "breaking");
   const counts = audiences
     .map((a) => [a, breaking.filter((c) => c.for.includes(a)).length] as const)
     .filter(([, n]) => n > 0)
     .map(([a, n]) => `${a} ${n}`);
-  const unknown = changes.filter((c) => !c.breaking && c.mayBreak).length;
-  const notAsked = changes.filter((c) => c.breaking && !breaksAny(c, audiences)).length;
-  const others = changes.length - breaking.length - unknown;
+  const unknown = changes.filter((c) => levelFor(c, audiences) === "unknown").length;
+  const notAsked = changes.filter((c) => c.breaking && levelFor(c, audiences) === "safe").length;
+  const safe = changes.length - breaking.length - unknown;
   const whom = audiences.length === AUDIENCES.length ? "" : ` for ${audiences.join(", ")}`;
   const detail = audiences.length > 1 && counts.length ? ` (${counts.join(", ")})` : "";
   const notAskedText = notAsked ? ` (${notAsked} breaking only ${AUDIENCES.filter((a) => !audiences.includes(a)).join(", ")})` : "";
-  const unknownText = unknown ? `, ${unknown} of unknown compatibility` : "";
-  return `${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}${whom}${detail}${unknownText}, ${others} other${others === 1 ? "" : "s"}${notAskedText}`;
+  return `${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}${whom}${detail}, ${unknown} unknown, ${safe} safe${notAskedText}`;
 }
 
 function concerns(g: Group): string {
@@ -89,9 +118,10 @@ function concerns(g: Group): string {
 
 export function formatJson(report: Report): string {
   const audiences = asked(report);
-  const breaking = report.changes.filter((c) => breaksAny(c, audiences)).length;
-  const unknown = report.changes.filter((c) => !c.breaking && c.mayBreak).length;
-  return JSON.stringify({ base: report.base, head: report.head, for: audiences, breaking, unknown, changes: report.changes, notes: report.notes }, null, 2) + "\n";
+  // Each change's level is the one for the audiences asked for, the level the exit code judges.
+  const changes = report.changes.map((c) => ({ ...c, level: levelFor(c, audiences) }));
+  const count = (level: Level) => changes.filter((c) => c.level === level).length;
+  return JSON.stringify({ base: report.base, head: report.head, for: audiences, breaking: count("breaking"), unknown: count("unknown"), safe: count("safe"), changes, notes: report.notes }, null, 2) + "\n";
 }
 
 export function formatText(report: Report): string {
@@ -104,6 +134,7 @@ export function formatText(report: Report): string {
     const owner = concerns(g);
     if (owner) lines.push(`  ${owner}`);
     lines.push(`  at ${c.source ?? c.pointer}`);
+    if (c.reason && levelFor(c, audiences) === "unknown") lines.push(`  why unknown: ${c.reason}`);
     if (c.cases) lines.push(`  cases: ${c.cases.length ? c.cases.join(", ") : "none"}`);
   }
   for (const note of report.notes) lines.push("", `note: ${note}`);
@@ -125,7 +156,8 @@ export function formatMarkdown(report: Report): string {
     out.push("", "| | breaks | change | concerns | where |", "|---|---|---|---|---|");
     for (const g of contract) {
       const c = g.change;
-      const mark = breaksAny(c, audiences) ? "**breaking**" : c.mayBreak ? "**unknown**" : c.breaking ? "breaking (not asked for)" : "—";
+      const level = levelFor(c, audiences);
+      const mark = level === "breaking" ? "**breaking**" : level === "unknown" ? "**unknown**" : c.breaking || c.mayBreak ? "safe (breaks only others)" : "safe";
       out.push(`| ${mark} | ${c.for.join(", ") || (c.mayBreak ? `perhaps ${c.mayBreak.join(", ")}` : "nobody")} | ${cell(c.message)} | ${cell(concerns(g)) || "the contract"} | \`${cell(c.source ?? c.pointer)}\` |`);
     }
   }

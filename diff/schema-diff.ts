@@ -109,7 +109,7 @@ export class SchemaDiff {
     const out: Finding[] = [];
     const add = (kind: string, effect: Effect, message: string, path: (string | number)[] = [], source = at) => out.push({ kind, effect, message, path, source });
 
-    compareLeaves(b, h, (kind, effect, message, requestEffect) => out.push({ kind, effect, message, path: [], source: at, ...(requestEffect ? { requestEffect } : {}) }));
+    compareLeaves(b, h, (kind, effect, message, requestEffect, reason) => out.push({ kind, effect, message, path: [], source: at, ...(requestEffect ? { requestEffect } : {}), ...(reason ? { reason } : {}) }));
 
     out.push(...this.compareObjects(bp, hp, b, h, at));
     out.push(...this.compareArrays(bp, hp, b, h));

@@ -6,21 +6,23 @@
 import { isObject, type Json, type JsonObject } from "./documents.ts";
 import type { Effect } from "./change.ts";
 import { accepts, VALUE_KEYWORDS } from "./values.ts";
+import { compareLanguages, type Regex } from "./patterns.ts";
+import { formatRegex } from "./format-languages.ts";
 
 const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
 /**
  * Keywords that only narrow when added and only widen when removed. Replaced by another value:
- * a format or media type by another admits other values (both sides); a `pattern` by another
- * is undecidable in general (which strings two regular expressions share), so it is reported as
- * of unknown compatibility rather than breaking both; `multipleOf` is decided by divisibility.
+ * a format or media type by another admits other values (both sides); a `pattern` is compared
+ * by the strings it accepts (patterns.ts: equal, wider, narrower or both, with a string that
+ * shows it; "unknown" only where that cannot be decided); `multipleOf` is decided by divisibility.
  */
 const RESTRICTIONS = ["pattern", "format", "multipleOf", "contentMediaType", "contentEncoding"];
 /** Every keyword compareLeaves looks at. */
 export const LEAF_KEYWORDS = [...LOWER_BOUNDS, ...UPPER_BOUNDS, ...RESTRICTIONS, "type", "enum", "const", "uniqueItems", "nullable", "default", "deprecated", "readOnly", "writeOnly", "discriminator"];
 
-/** `requestEffect`: the effect when the schema is part of a request, where it differs. */
-export type Add = (kind: string, effect: Effect, message: string, requestEffect?: Effect) => void;
+/** `requestEffect`: the effect when the schema is part of a request, where it differs; `reason`: why an `unknown` one cannot be decided. */
+export type Add = (kind: string, effect: Effect, message: string, requestEffect?: Effect, reason?: string) => void;
 
 /** Canonical JSON (sorted keys), for comparing values such as enum members. */
 export function canonical(value: Json): string {
@@ -35,7 +37,12 @@ export function canonical(value: Json): string {
 }
 
 function show(value: Json): string {
-  return typeof value === "string" ? JSON.stringify(value) : canonical(value);
+  return typeof value === "string" ? quote(value) : canonical(value);
+}
+
+/** A string as a JSON literal with everything outside printable ASCII escaped: a witness made from a stranger's pattern reaches a terminal inert. */
+export function quote(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
@@ -46,11 +53,14 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
     compareTypes(b, h, add);
     for (const kw of LOWER_BOUNDS) compareBound(kw, b[kw], h[kw], "narrow", add);
     for (const kw of UPPER_BOUNDS) compareBound(kw, b[kw], h[kw], "widen", add);
+    // Pattern and format together, as the strings they accept, where both are regular languages.
+    const strings = stringLanguages(b, h);
+    if (strings) compareStrings(b, h, strings, add);
     for (const kw of RESTRICTIONS) {
       if (canonical(b[kw]) === canonical(h[kw])) continue;
+      if (strings && (kw === "pattern" || (kw === "format" && strings.withFormat))) continue;
       if (b[kw] === undefined) add(`${kw}-added`, "narrow", `${kw} ${show(h[kw])} added`);
       else if (h[kw] === undefined) add(`${kw}-removed`, "widen", `${kw} ${show(b[kw])} removed`);
-      else if (kw === "pattern") add("pattern-changed", "unknown", `pattern changed from ${show(b[kw])} to ${show(h[kw])} (whether either accepts all the other does cannot be decided)`);
       else if (kw === "multipleOf" && typeof b[kw] === "number" && typeof h[kw] === "number") add("multipleOf-changed", multipleEffect(b[kw] as number, h[kw] as number), `multipleOf changed from ${show(b[kw])} to ${show(h[kw])}`);
       else add(`${kw}-changed`, "both", `${kw} changed from ${show(b[kw])} to ${show(h[kw])}`);
     }
@@ -73,6 +83,57 @@ export function compareLeaves(b: JsonObject, h: JsonObject, add: Add): void {
   // (generators/discriminators.ts), so the source and its bundle differ only there. A renamed
   // property is a change.
   if (bDisc !== undefined && hDisc !== undefined && bDisc !== hDisc) add("discriminator-changed", "both", `discriminator property changed from ${show(bDisc)} to ${show(hDisc)}`);
+}
+
+interface StringLanguages {
+  base: Regex[];
+  head: Regex[];
+  /** Whether the formats are part of the languages (both regular) rather than compared keyword by keyword. */
+  withFormat: boolean;
+}
+
+/**
+ * Each side's pattern, with its format's expression where the format is one (format-languages.ts),
+ * when the pattern or a regular format changed; undefined when neither did, or a pattern is no string.
+ */
+function stringLanguages(b: JsonObject, h: JsonObject): StringLanguages | undefined {
+  const patternOk = (p: Json) => p === undefined || typeof p === "string";
+  if (!patternOk(b.pattern) || !patternOk(h.pattern)) return undefined;
+  const formatOf = (f: Json) => (typeof f === "string" ? formatRegex(f) : undefined);
+  const formatRegular = (f: Json) => f === undefined || formatOf(f) !== undefined;
+  const withFormat = formatRegular(b.format) && formatRegular(h.format);
+  const patternChanged = b.pattern !== h.pattern;
+  const formatChanged = canonical(b.format) !== canonical(h.format);
+  if (!patternChanged && !(withFormat && formatChanged)) return undefined;
+  const side = (s: JsonObject): Regex[] => [
+    ...(typeof s.pattern === "string" ? [{ source: s.pattern, flags: "u" }] : []),
+    ...(withFormat && typeof s.format === "string" ? [formatOf(s.format)!] : []),
+  ];
+  return { base: side(b), head: side(h), withFormat };
+}
+
+/**
+ * A pattern (or a regular format) added, removed or replaced, judged by the strings each side
+ * accepts (neither: every string), with a string that shows each difference: a pattern added
+ * that accepts everything, a rewrite into the same language (`[0-9]` → `\d`), or a format
+ * replaced by a pattern of the same strings, is no change.
+ */
+function compareStrings(b: JsonObject, h: JsonObject, langs: StringLanguages, add: Add): void {
+  const parts: string[] = [];
+  if (b.pattern !== h.pattern) parts.push(b.pattern === undefined ? `pattern ${show(h.pattern)} added` : h.pattern === undefined ? `pattern ${show(b.pattern)} removed` : `pattern changed from ${show(b.pattern)} to ${show(h.pattern)}`);
+  const formatChanged = langs.withFormat && canonical(b.format) !== canonical(h.format);
+  if (formatChanged) parts.push(b.format === undefined ? `format ${show(h.format)} added` : h.format === undefined ? `format ${show(b.format)} removed` : `format changed from ${show(b.format)} to ${show(h.format)}`);
+  const kw = b.pattern !== h.pattern ? "pattern" : "format";
+  const [bv, hv] = [b[kw], h[kw]];
+  const kind = bv === undefined ? `${kw}-added` : hv === undefined ? `${kw}-removed` : `${kw}-changed`;
+  const unchangedFormat = !formatChanged && langs.withFormat && typeof h.format === "string" ? ` (with format ${show(h.format)})` : "";
+  const what = parts.join(" and ") + unchangedFormat;
+  const found = compareLanguages(langs.base, langs.head);
+  if ("unknown" in found) return add(kind, "unknown", `${what}: compatibility unknown, ${found.unknown}`, undefined, found.unknown);
+  const { onlyHead, onlyBase } = found;
+  if (onlyHead !== undefined && onlyBase !== undefined) add(kind, "both", `${what}: neither accepts all the other does (${quote(onlyHead)} only now, ${quote(onlyBase)} only before)`);
+  else if (onlyHead !== undefined) add(kind, "widen", `${what}: it accepts more (${quote(onlyHead)}, refused before)`);
+  else if (onlyBase !== undefined) add(kind, "narrow", `${what}: it accepts less (${quote(onlyBase)}, accepted before, is now refused)`);
 }
 
 function compareTypes(b: JsonObject, h: JsonObject, add: Add): void {
@@ -127,14 +188,14 @@ function compareFinite(b: JsonObject, h: JsonObject, add: Add): void {
   const other = bv ? h : b;
   const verdicts = [...finite.values()].map((v) => ({ ...v, ok: accepts(other, v.value) }));
   const refused = verdicts.filter((v) => v.ok === false);
-  const undecided = verdicts.some((v) => v.ok === undefined);
+  const undecided = verdicts.find((v) => typeof v.ok === "string")?.ok as string | undefined;
   const rest = describe(other);
   if (bv) {
-    if (undecided) add("enum-removed", "unknown", `value restriction (${list(verdicts)}) replaced by ${rest}`);
+    if (undecided !== undefined) add("enum-removed", "unknown", `value restriction (${list(verdicts)}) replaced by ${rest}: compatibility unknown, ${undecided}`, undefined, undecided);
     else if (refused.length === 0) add("enum-removed", "widen", `value restriction (${list(verdicts)}) removed${rest ? ` (now ${rest}, which each of them meets)` : ""}`);
     else add("enum-removed", "both", `value restriction (${list(verdicts)}) replaced by ${rest}, which refuses ${list(refused)}`);
   } else {
-    if (undecided) add("enum-added", "unknown", `values restricted to ${list(verdicts)} (was ${rest})`);
+    if (undecided !== undefined) add("enum-added", "unknown", `values restricted to ${list(verdicts)} (was ${rest}): compatibility unknown, ${undecided}`, undefined, undecided);
     else if (refused.length === 0) add("enum-added", "narrow", `values restricted to ${list(verdicts)}`);
     else add("enum-added", "both", `values restricted to ${list(verdicts)}, of which ${list(refused)} were not accepted before`);
   }

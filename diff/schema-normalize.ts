@@ -6,8 +6,11 @@
  *   `type` and bounds merged with the schema's own), so `additionalProperties` moved into an
  *   `allOf` member is no change. `additionalProperties` of a member governs every property the
  *   member does not declare — the schema's declared ones included — so it is laid over those too.
- *   A member that holds anything else (a `oneOf`, an `if`, a keyword both give different values)
- *   stays in `allOf`, compared as before.
+ *   Two `pattern`s are merged into the narrower when one accepts a subset of the other's strings
+ *   (patterns.ts), two `enum`s into their intersection, two `multipleOf`s into the one that is a
+ *   multiple of the other: a member that repeats less strictly what another requires is then
+ *   implied and no constraint of its own. A member that holds anything else (a `oneOf`, an `if`,
+ *   a keyword both give values that cannot be reconciled) stays in `allOf`, compared as before.
  * - `maxItems` implied by `prefixItems` with no further items (`items: false`): a redundant
  *   `maxItems` beside them is no change.
  *
@@ -18,6 +21,7 @@
  */
 import { ANNOTATIONS, child, isObject, type Json, type JsonObject, type Location } from "./documents.ts";
 import { canonical } from "./schema-keywords.ts";
+import { comparePatterns } from "./patterns.ts";
 
 export interface Side {
   /** The side's OpenAPI version: a 3.0 schema's `nullable` and boolean exclusive bounds are read as 3.1 says them. */
@@ -147,7 +151,22 @@ function merge(side: Side, into: JsonObject, member: JsonObject, mLoc: Location)
     } else if (k === "required" && Array.isArray(mine) && Array.isArray(theirs)) out.required = [...new Set([...mine, ...theirs])];
     else if (LOWER.includes(k) && typeof mine === "number" && typeof theirs === "number") out[k] = Math.max(mine, theirs);
     else if (UPPER.includes(k) && typeof mine === "number" && typeof theirs === "number") out[k] = Math.min(mine, theirs);
-    else return undefined;
+    else if (k === "pattern" && typeof mine === "string" && typeof theirs === "string") {
+      // Two patterns are both required: when one accepts a subset of the other, it alone says it
+      // (a member that repeats a pattern less strictly is implied, not a constraint of its own).
+      const narrower = narrowerPattern(mine, theirs);
+      if (narrower === undefined) return undefined;
+      out.pattern = narrower;
+    } else if (k === "enum" && Array.isArray(mine) && Array.isArray(theirs)) {
+      // Both lists must admit a value: their intersection, exactly.
+      const other = new Set(theirs.map(canonical));
+      out.enum = mine.filter((v) => other.has(canonical(v)));
+    } else if (k === "multipleOf" && typeof mine === "number" && typeof theirs === "number") {
+      const isMultiple = (x: number, of: number) => Math.abs(x / of - Math.round(x / of)) < 1e-9;
+      if (isMultiple(mine, theirs)) out.multipleOf = mine;
+      else if (isMultiple(theirs, mine)) out.multipleOf = theirs;
+      else return undefined;
+    } else return undefined;
   }
   if (member.properties === undefined && member.additionalProperties === undefined) return out;
   // Properties: a name either side declares gets both sides' schema for it, where a side that
@@ -166,6 +185,15 @@ function merge(side: Side, into: JsonObject, member: JsonObject, mLoc: Location)
   const additional = both(into.additionalProperties, member.additionalProperties);
   if (additional !== undefined) out.additionalProperties = additional;
   return out;
+}
+
+/** The pattern of the two that accepts a subset of the other's strings; undefined when neither does, or it cannot be decided. */
+function narrowerPattern(a: string, b: string): string | undefined {
+  const found = comparePatterns(a, b);
+  if ("unknown" in found) return undefined;
+  if (found.onlyHead === undefined) return b;
+  if (found.onlyBase === undefined) return a;
+  return undefined;
 }
 
 function intersectTypes(a: Json, b: Json): Json | undefined {

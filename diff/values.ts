@@ -5,12 +5,18 @@
  * other side uses — `enum: [open, closed]` against `pattern: ^[a-z]+$` is a widening, because
  * both values match — so the comparison asks Ajv (the contract's validator) value by value
  * instead of comparing keywords.
+ *
+ * A `pattern` is never handed to Ajv: Ajv would run it as a backtracking RegExp, and a pattern
+ * from a stranger's contract (`^(a+)+$` against a 41-character value) runs for minutes. It is
+ * decided on its automaton instead (patterns.ts: linear in the value, bounded in the pattern),
+ * and a pattern that cannot be turned into one leaves the value undecided, with the reason.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 import { overrideFormats } from "../generators/formats.ts";
 import type { Json, JsonObject } from "./documents.ts";
+import { language, matches } from "./patterns.ts";
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -25,7 +31,7 @@ let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction | null>();
 
 function validator(schema: JsonObject): ValidateFunction | null {
-  const own = Object.fromEntries(VALUE_KEYWORDS.filter((k) => schema[k] !== undefined).map((k) => [k, schema[k]]));
+  const own = Object.fromEntries(VALUE_KEYWORDS.filter((k) => schema[k] !== undefined && k !== "pattern").map((k) => [k, schema[k]]));
   const key = JSON.stringify(own);
   let v = compiled.get(key);
   if (v === undefined) {
@@ -37,7 +43,7 @@ function validator(schema: JsonObject): ValidateFunction | null {
     try {
       v = ajv.compile(own);
     } catch {
-      // A keyword Ajv cannot compile (an invalid pattern): the caller treats the value as undecided.
+      // A keyword Ajv cannot compile: the caller treats the value as undecided.
       v = null;
     }
     if (compiled.size > 5000) compiled.clear();
@@ -46,8 +52,15 @@ function validator(schema: JsonObject): ValidateFunction | null {
   return v;
 }
 
-/** true / false, or undefined when the schema's keywords cannot be compiled. */
-export function accepts(schema: JsonObject, value: Json): boolean | undefined {
+/** true / false, or why it cannot be decided (keywords Ajv cannot compile, a pattern with no automaton). */
+export function accepts(schema: JsonObject, value: Json): boolean | string {
   const v = validator(schema);
-  return v === null ? undefined : Boolean(v(value));
+  if (v === null) return "its keywords cannot be compiled";
+  if (!v(value)) return false;
+  // `pattern` applies to strings only; an invalid one has no automaton and leaves the value undecided.
+  if (typeof schema.pattern !== "string" || typeof value !== "string") return true;
+  const ok = matches(schema.pattern, value);
+  if (ok !== undefined) return ok;
+  const lang = language(schema.pattern);
+  return "unknown" in lang ? lang.unknown : "undecided";
 }

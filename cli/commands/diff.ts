@@ -3,7 +3,8 @@
  * (clients, servers, webhook receivers), with the rule table's changes. Each side is a spec
  * folder, its root document or a bundle; `--base-ref REV` takes the base from git instead: the
  * head's folder as it is at that revision. Exit 1 when a change reaches the `--fail-on` level
- * (default: breaking), 0 otherwise, 2 for bad usage or a contract that cannot be read.
+ * (default: unknown, so a change whose compatibility cannot be decided fails like a breaking
+ * one), 0 otherwise, 2 for bad usage or a contract that cannot be read.
  */
 import { Command, Option } from "commander";
 import type { CommandFactory } from "../main.ts";
@@ -12,7 +13,7 @@ import { EXIT_CHECK_FAILED, EXIT_OK, UsageError } from "../exit-codes.ts";
 interface DiffOptions {
   baseRef?: string;
   format: "text" | "json" | "markdown";
-  failOn: "breaking" | "any" | "none";
+  failOn: "breaking" | "unknown" | "any" | "none";
   for?: string;
 }
 
@@ -22,14 +23,18 @@ export const diffCommand: CommandFactory = (setExit) =>
     .argument("[contracts...]", "<base> <head>: spec folders, root documents or bundles; with --base-ref only <head> (default: spec)")
     .option("--base-ref <rev>", "take the base from git: the head's folder as it is at this revision (a branch, tag or commit)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "markdown"]).default("text"))
-    .addOption(new Option("--fail-on <level>", "exit 1 when a change of this level is found").choices(["breaking", "any", "none"]).default("breaking"))
+    .addOption(
+      new Option("--fail-on <level>", "exit 1 when a change at this level or above is found: breaking; unknown (breaking, or compatibility undecided); any change; none")
+        .choices(["breaking", "unknown", "any", "none"])
+        .default("unknown"),
+    )
     .option("--for <audiences>", "judge for these audiences only, a comma list of clients, servers, receivers: only changes that break them count as breaking for --fail-on (default: all three)")
     .addHelpText(
       "after",
       "\nExamples:\n  service-contract diff --base-ref main spec/\n  service-contract diff old-spec/ spec/ --format json\n" +
         "  service-contract diff --base-ref origin/main spec/ --format markdown --fail-on none > comment.md\n" +
         "  service-contract diff --base-ref main spec/ --for clients      # a pipeline that only builds a client\n" +
-        "\nExit codes: 0 nothing at the --fail-on level, 1 a change at that level, 2 a usage error or a contract that cannot be read.",
+        "\nExit codes: 0 nothing at the --fail-on level, 1 a change at that level (by default: breaking or of unknown compatibility), 2 a usage error or a contract that cannot be read.",
     )
     .action(async (contracts: string[], opts: DiffOptions) => {
       let basePath: string;
@@ -69,8 +74,7 @@ export const diffCommand: CommandFactory = (setExit) =>
         const report = { base: baseLabel, head: headPath, audiences, ...result };
         const print = opts.format === "json" ? format.formatJson : opts.format === "markdown" ? format.formatMarkdown : format.formatText;
         process.stdout.write(print(report));
-        const fails = opts.failOn === "any" ? report.changes.length > 0 : opts.failOn === "breaking" ? report.changes.some((c) => format.breaksAny(c, audiences)) : false;
-        setExit(fails ? EXIT_CHECK_FAILED : EXIT_OK);
+        setExit(format.fails(report, opts.failOn) ? EXIT_CHECK_FAILED : EXIT_OK);
       } catch (error) {
         if (error instanceof ContractReadError) throw new UsageError(relabel(error.message));
         throw error;

@@ -12,6 +12,7 @@ import { diffContracts, loadContract } from "../../diff/index.ts";
 import { checkoutAt } from "../../diff/git-revision.ts";
 import { copySpec, editOpenApi, editSchema, removeCopies, SPEC } from "../diff/contract-copy.ts";
 import { runCli, runCliInProcess, type CliResult } from "./run-cli.ts";
+import { ceiling } from "../ceilings.ts";
 
 afterAll(removeCopies);
 
@@ -63,8 +64,8 @@ describe("service-contract diff", () => {
     expect((await runCliInProcess(["diff", "spec", breaking, "--fail-on", "none"])).code).toBe(0);
     const byDefault = await runCliInProcess(["diff", "spec", harmless]);
     expect(byDefault.code, byDefault.stdout).toBe(0);
-    expect(byDefault.stdout).toMatch(/0 breaking changes, \d+ others?/);
-    expect(byDefault.stdout).toMatch(/not breaking: response 200 \(application\/json\): optional property default added/);
+    expect(byDefault.stdout).toMatch(/0 breaking changes, 0 unknown, \d+ safe/);
+    expect(byDefault.stdout).toMatch(/\nsafe: response 200 \(application\/json\): optional property default added/);
     expect((await runCliInProcess(["diff", "spec", harmless, "--fail-on", "any"])).code).toBe(1);
     expect((await runCliInProcess(["diff", "spec", harmless, "--fail-on", "breaking"])).code).toBe(0);
   });
@@ -87,6 +88,72 @@ describe("service-contract diff", () => {
     expect(r.stdout).toMatch(/^### Contract changes: \d+ breaking changes/);
     expect(r.stdout).toContain("| | breaks | change | concerns | where |");
     expect(r.stdout).toMatch(/\| \*\*breaking\*\* \| receivers \| payload \(application\/json\): required property site_admin removed \| webhooks [^|]*push[^|]* \| `schemas\/user.json#\/properties\/site_admin` \|/);
+  });
+
+  describe("patterns compared by their languages, and 'unknown' its own level (issue 42)", () => {
+    /** A copy with one pattern replaced. */
+    const withPattern = (file: string, property: string, pattern: string) => {
+      const spec = copySpec();
+      editSchema(spec, file, (s) => (s.properties[property].pattern = pattern));
+      return spec;
+    };
+
+    it("a request pattern tightened (hook name) breaks clients: exit 1, with the string now refused (the real binary)", async () => {
+      const r = await runCli(["diff", "spec", withPattern("hook-create-request.json", "name", "^[a-z][a-z0-9_-]*$")]);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/: 2 breaking changes \(clients 2\), 0 unknown, 0 safe\n/);
+      expect(r.stdout).toContain('BREAKING for clients: request body (application/json): pattern changed from "^[a-z0-9][a-z0-9_-]*$" to "^[a-z][a-z0-9_-]*$": it accepts less ("0", accepted before, is now refused)');
+    });
+
+    it("a response pattern loosened (hashed_token upper-case hex) breaks clients: exit 1", async () => {
+      const r = await runCliInProcess(["diff", "spec", withPattern("authorization.json", "hashed_token", "^[0-9a-fA-F]{64}$"), "--format", "json"]);
+      expect(r.code, r.stdout).toBe(1);
+      const out = JSON.parse(r.stdout) as { breaking: number; unknown: number; changes: { kind: string; level: string; for: string[] }[] };
+      expect(out.breaking).toBe(out.changes.length);
+      expect(out.breaking).toBeGreaterThan(0);
+      for (const c of out.changes) expect([c.kind, c.level, c.for]).toEqual(["response-pattern-changed", "breaking", ["clients"]]);
+    });
+
+    it("[0-9] → \\d is no change: exit 0", async () => {
+      const r = await runCliInProcess(["diff", "spec", withPattern("authorization.json", "hashed_token", "^[\\da-f]{64}$")]);
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout).toMatch(/: no changes\n$/);
+    });
+
+    it("an undecidable pattern is level unknown with its reason in every format; --fail-on unknown (the default) fails on it, breaking does not", async () => {
+      const spec = withPattern("hook-create-request.json", "name", "^([a-z0-9]+)-\\1$");
+      const text = await runCliInProcess(["diff", "spec", spec]);
+      expect(text.code, text.stdout).toBe(1);
+      expect(text.stdout).toMatch(/: 0 breaking changes, 2 unknown, 0 safe\n/);
+      expect(text.stdout).toMatch(/\nUNKNOWN, may break clients, servers: request body \(application\/json\): pattern changed from .*: compatibility unknown, head the pattern holds a backreference/);
+      expect(text.stdout).toContain("  why unknown: head the pattern holds a backreference (its language is not regular)");
+      expect((await runCliInProcess(["diff", "spec", spec, "--fail-on", "unknown"])).code).toBe(1);
+      expect((await runCliInProcess(["diff", "spec", spec, "--fail-on", "breaking"])).code).toBe(0);
+      const json = JSON.parse((await runCliInProcess(["diff", "spec", spec, "--format", "json"])).stdout) as { breaking: number; unknown: number; safe: number; changes: Record<string, unknown>[] };
+      expect([json.breaking, json.unknown, json.safe]).toEqual([0, 2, 0]);
+      for (const c of json.changes) expect(c).toMatchObject({ level: "unknown", breaking: false, for: [], mayBreak: ["clients", "servers"], reason: expect.stringMatching(/backreference/) });
+      const md = await runCliInProcess(["diff", "spec", spec, "--format", "markdown"]);
+      expect(md.stdout).toMatch(/^### Contract changes: 0 breaking changes, 2 unknown, 0 safe/);
+      expect(md.stdout).toMatch(/\| \*\*unknown\*\* \| perhaps clients, servers \| request body/);
+    });
+
+    it("a pattern built to backtrack against a 41-character enum value in the head alone (issue 41): answered, not hung (the real binary)", { timeout: ceiling(6_000) }, async () => {
+      // The old diff ran the contract's RegExp on the value: ×4 for every two characters, hours at 41.
+      const spec = copySpec();
+      editSchema(spec, "issue-event-base.json", (s) => (s.properties.event = { ...s.properties.event, enum: [...s.properties.event.enum, "a".repeat(40) + "!"], pattern: "^(a+)+$" }));
+      const r = await runCli(["diff", "spec", spec, "--format", "json"]);
+      expect(r.code, r.stderr).toBe(1);
+      const out = JSON.parse(r.stdout) as { changes: { kind: string }[] };
+      expect(new Set(out.changes.map((c) => c.kind))).toEqual(new Set(["response-enum-value-removed"]));
+    });
+
+    it("a pattern built to blow up an automaton: unknown past the stated bound, at once", { timeout: ceiling(6_000) }, async () => {
+      const r = await runCliInProcess(["diff", "spec", withPattern("hook-create-request.json", "name", "^(?:a|b)*a(?:a|b){24}$"), "--format", "json"]);
+      expect(r.code, r.stdout).toBe(1);
+      const out = JSON.parse(r.stdout) as { changes: { level: string; reason?: string }[] };
+      expect(out.changes.length).toBeGreaterThan(0);
+      for (const c of out.changes) expect([c.level, c.reason]).toEqual(["unknown", "the pattern's automaton exceeds 10000 states, the bound of the comparison"]);
+    });
   });
 
   it("--help exits 0 and shows the pipeline example", async () => {
@@ -216,13 +283,13 @@ describe("service-contract diff", () => {
       // Against HEAD (which has no watch either): only the new operation, breaking servers.
       const all = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec"], { cwd: repo });
       expect(all.code, all.stdout).toBe(1);
-      expect(all.stdout).toMatch(/: 1 breaking change \(servers 1\), 0 others\n/);
+      expect(all.stdout).toMatch(/: 1 breaking change \(servers 1\), 0 unknown, 0 safe\n/);
       const clients = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "clients"], { cwd: repo });
       expect(clients.code, clients.stdout).toBe(0);
-      expect(clients.stdout).toMatch(/: 0 breaking changes for clients, 1 other \(1 breaking only servers, receivers\)\njudged for clients \(--for\)\n/);
+      expect(clients.stdout).toMatch(/: 0 breaking changes for clients, 0 unknown, 1 safe \(1 breaking only servers, receivers\)\njudged for clients \(--for\)\n/);
       expect(clients.stdout).toContain("breaking for servers only (not asked for): operation GET /new-thing added");
       const json = JSON.parse((await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "clients,receivers", "--format", "json"], { cwd: repo })).stdout);
-      expect(json).toMatchObject({ for: ["clients", "receivers"], breaking: 0, changes: [{ kind: "operation-added", breaking: true, for: ["servers"] }] });
+      expect(json).toMatchObject({ for: ["clients", "receivers"], breaking: 0, changes: [{ kind: "operation-added", breaking: true, level: "safe", for: ["servers"] }] });
       const md = await runCliInProcess(["diff", "--base-ref", "HEAD", "spec", "--for", "receivers,clients", "--format", "markdown"], { cwd: repo });
       expect(md.code).toBe(0);
       expect(md.stdout).toMatch(/^### Contract changes for clients, receivers: 0 breaking changes for clients, receivers/);

@@ -107,12 +107,12 @@ const CASES: Case[] = [
     backward: [{ kind: "request-property-removed", for: ["clients"], operation: "createRepoHook" }],
   },
   {
-    // Was breaking for clients and servers (issue 35: "any change of a pattern names both sides"):
-    // which strings two regular expressions share is not decided here, so it is said so.
-    name: "a request pattern replaced (hook name): compatibility unknown, not breaking both ways",
+    // Issue 35 called every replaced pattern "unknown"; issue 42 compares their languages:
+    // `^[a-z]+$` accepts a subset of `^[a-z0-9][a-z0-9_-]*$`, so it narrows what clients may send.
+    name: "a request pattern replaced by a narrower one (hook name): breaks clients; back, servers",
     edit: (spec) => editSchema(spec, "hook-create-request.json", (s) => (s.properties.name.pattern = "^[a-z]+$")),
-    forward: [{ kind: "request-pattern-changed", for: [], mayBreak: ["clients", "servers"], operation: "createOrgHook" }],
-    backward: [{ kind: "request-pattern-changed", for: [], mayBreak: ["clients", "servers"], operation: "createOrgHook" }],
+    forward: [{ kind: "request-pattern-changed", for: ["clients"], operation: "createOrgHook" }],
+    backward: [{ kind: "request-pattern-changed", for: ["servers"], operation: "createOrgHook" }],
     only: true,
   },
   {
