@@ -56,6 +56,8 @@ export const INTEGRATION: readonly string[] = [
   "test/conformance/cli.test.ts",
   "test/conformance/cli-bounded-memory.test.ts",
   "test/conformance/cli-hostile-targets.test.ts",
+  // Servers written blind, each run four times whole (about 2 minutes a server).
+  "test/conformance/blind-servers.test.ts",
   // Every OAuth case alone and in two orders against one reference (about 3 minutes: the
   // two-factor case waits for fresh time steps when it runs again straight after).
   "test/conformance/oauth-order.test.ts",

@@ -45,6 +45,12 @@ export interface CaseMeta {
    */
   rules?: readonly string[];
   needs?: readonly Need[];
+  /**
+   * The least time the case needs, whatever `--case-timeout` says: a case that must wait for the
+   * target's clock (a fresh two-factor time step, 30 s each) would otherwise fail on time, and
+   * its clean-up be cut off, for a reason that is not the target's.
+   */
+  minTimeoutMs?: number;
 }
 
 export interface Case extends CaseMeta {

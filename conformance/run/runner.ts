@@ -213,7 +213,7 @@ async function runOne(c: Case, run: RunResources, facilities: RunFacilities, tim
   if (reason) return { ...metaOf(c), status: "skipped", durationMs: 0, reason, notes: [] };
   return runCase(
     c,
-    timeoutMs,
+    Math.max(timeoutMs, c.minTimeoutMs ?? 0),
     (signal, notes) => {
       const ctx = caseContext(run, notes, signal, c);
       return { http: ctx.http, run: () => c.run(ctx) };

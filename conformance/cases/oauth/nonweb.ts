@@ -139,6 +139,9 @@ export const NONWEB_CASES: Case[] = [
     area: "oauth",
     seed: NONWEB_SEED,
     rules: ["S-NON-WEB-FLOW", "D-NONWEB-TWO-FACTOR", "D-REF-NONWEB-TWO-FACTOR-CODES"],
+    // Each code is good once: a rerun straight after, and the clean-up's DELETE, may each wait
+    // for a fresh 30 s step (totp-steps.ts) — three periods and a margin.
+    minTimeoutMs: 100_000,
     needs: ["two-factor"],
     async run(ctx) {
       const api = seedNonWeb(ctx);
