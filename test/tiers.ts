@@ -55,6 +55,7 @@ export const INTEGRATION: readonly string[] = [
   "test/conformance/cli.test.ts",
   "test/conformance/cli-bounded-memory.test.ts",
   "test/conformance/cli-hostile-targets.test.ts",
+  "test/conformance/cli-hostile-answers.test.ts",
   // The OAuth client suite end to end: the example client signs in through Chromium, about 30
   // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core
   // (test/conformance/consumers/oauth-client-pkce.test.ts).
