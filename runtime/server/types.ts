@@ -31,6 +31,13 @@ export interface RouteSpec {
   resource: string;
   /** The security schemes that may authorize the call, sorted; "" when it may be anonymous. */
   security: readonly string[];
+  /**
+   * Where a request may carry its credentials (`["header", "authorization"]`, `["query",
+   * "access_token"]`); empty, or absent in a route table generated before it existed, when the
+   * operation may be called anonymously. A request carrying none is refused with 401 before its
+   * body is read or validated.
+   */
+  credentials?: readonly (readonly ["header" | "query" | "cookie", string])[];
   /** The scopes the operation accepts (`x-accepted-scopes`, the `X-Accepted-OAuth-Scopes` value), sorted. */
   acceptedScopes: readonly string[];
   /** Declared query parameter names. */
