@@ -239,7 +239,7 @@ export function registerRouteTable(app: FastifyInstance, table: RouteTable, hand
 
   for (const route of routes) {
     const onRequest = [];
-    if (route.credentials && route.credentials.length > 0) onRequest.push(requireCredentials(route));
+    if (options.refuseAnonymous !== false && route.credentials && route.credentials.length > 0) onRequest.push(requireCredentials(route));
     // GET bodies are never read (Fastify treats GET as bodyless), so only the other methods need it.
     if (!route.body && route.method !== "GET") onRequest.push(ignoreBodyType);
     app.route({ method: route.method, url: route.url, bodyLimit, ...(onRequest.length > 0 ? { onRequest } : {}), handler: (request, reply) => handle(route, request, reply) });

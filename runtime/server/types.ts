@@ -128,6 +128,13 @@ export interface RegisterOptions<H extends Host, S extends string = never> {
   validateResponses?: boolean;
   /** Response headers set outside the handlers (see `HandlerResult`); not required of handlers. */
   suppliedHeaders?: readonly S[];
+  /**
+   * Refuse with 401 `Requires authentication`, before its body is read or anything is validated,
+   * a request that carries no credential to an operation that cannot be called anonymously (on by
+   * default). Off, such a request is validated and reaches its handler, which must refuse it: a
+   * stranger's body is then validated first.
+   */
+  refuseAnonymous?: boolean;
   /** Largest accepted request body in bytes (default 1 MiB); larger bodies get 413. */
   bodyLimit?: number;
   /**
