@@ -4,7 +4,10 @@
  * dependencies, and one section should not need another's.
  */
 const SECTIONS = {
-  validators: async () => (await import("./validators.ts")).benchValidators(),
+  validators: async () => {
+    await (await import("./validators.ts")).benchValidators();
+    await (await import("./validators-large.ts")).benchLargeValidation();
+  },
   startup: async () => (await import("./startup.ts")).benchStartup(),
   generate: async () => (await import("./generate.ts")).benchGenerate(),
   feeds: async () => (await import("./feeds.ts")).benchFeeds(),

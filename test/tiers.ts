@@ -56,6 +56,7 @@ export const INTEGRATION: readonly string[] = [
   "test/conformance/cli.test.ts",
   "test/conformance/cli-bounded-memory.test.ts",
   "test/conformance/cli-hostile-targets.test.ts",
+  "test/conformance/cli-hostile-answers.test.ts",
   // Servers written blind, each run four times whole (about 2 minutes a server).
   "test/conformance/blind-servers.test.ts",
   // Every OAuth case alone and in two orders against one reference (about 3 minutes: the

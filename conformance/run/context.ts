@@ -22,6 +22,7 @@ import type { Authorizer } from "../authorize/index.ts";
 import { runTrigger } from "./trigger.ts";
 import { profileSecrets } from "../core/credentials-home.ts";
 import type { IssuedTokens } from "../core/issued-tokens.ts";
+import { jsonSafe } from "./json-safe.ts";
 
 /** A contract problem seen in one case that counts against a rule of another. */
 export interface Finding {
@@ -69,7 +70,8 @@ export function contractJudge(caseId: string, caseRules: readonly string[], deci
     for (const p of live) {
       if (caseRules.includes(p.rule) || seen.has(p.rule)) continue;
       seen.add(p.rule);
-      findings?.push({ rule: p.rule, seenIn: caseId, message: describeProblem(p), pointer: p.path, actual: p.actual, curl });
+      // Kept as plain JSON now, as a case's failures are (json-safe.ts): the target's value can be anything, a million deep.
+      findings?.push({ rule: p.rule, seenIn: caseId, message: describeProblem(p), pointer: p.path, actual: jsonSafe(p.actual), curl });
     }
     // A case outside any run (no findings list) keeps the old strictness: the first problem fails it.
     if (!findings && live.length > 0) throw contractFailure(own.length > 0 ? own : live);

@@ -7,6 +7,37 @@ export const VALUE_LIMIT = 16 * 1024;
 /** Any one string inside a kept value (a long body inside a small object). */
 export const STRING_LIMIT = 4 * 1024;
 
+/**
+ * The deepest nesting a kept value may have. A target's answer can be nested a million deep in
+ * 2 MB; JSON.stringify, JSON.parse's revival and every recursive walk after this one (the
+ * secret redactor, the reporters) would exhaust the stack on it. A deeper value is kept as an
+ * excerpt of its JSON text, a string; one too deep even to write as JSON, as a one-line note.
+ */
+export const DEPTH_LIMIT = 64;
+const TOO_DEEP = "(a value nested too deeply to write as JSON; not kept)";
+
+/** The deepest nesting of arrays and objects in JSON text: one pass, strings skipped. */
+function depthOf(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
+
+/** JSON text back to a value, unless it is too deep to walk: then an excerpt of the text. */
+function revive(text: string): unknown {
+  return depthOf(text) > DEPTH_LIMIT ? cutText(text, VALUE_LIMIT) : (JSON.parse(text) as unknown);
+}
+
 /** A string cut to `limit` characters, saying how long it was. */
 export function cutText(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}… (an excerpt: the first ${limit} of ${text.length} characters)` : text;
@@ -22,11 +53,12 @@ export function excerpt(value: unknown): unknown {
   let text: string | undefined;
   try {
     text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" ? cutText(v, STRING_LIMIT) : typeof v === "bigint" ? v.toString() : v));
-  } catch {
+  } catch (error) {
+    if (error instanceof RangeError) return TOO_DEEP;
     return value; // cyclic and the like: jsonSafe deals with those
   }
   if (text === undefined) return value;
-  return text.length > VALUE_LIMIT ? cutText(text, VALUE_LIMIT) : (JSON.parse(text) as unknown);
+  return text.length > VALUE_LIMIT ? cutText(text, VALUE_LIMIT) : revive(text);
 }
 
 /**
@@ -37,7 +69,20 @@ export function excerpt(value: unknown): unknown {
 export function jsonSafe(value: unknown): unknown {
   if (value === undefined) return undefined;
   const seen = new WeakSet<object>();
-  const text = JSON.stringify(value, function replacer(_key, v: unknown) {
+  let text: string | undefined;
+  try {
+    text = stringify(value, seen);
+  } catch (error) {
+    // Too deep for the stack: the value's fault, and a note says so. Anything else is ours.
+    if (error instanceof RangeError) return TOO_DEEP;
+    throw error;
+  }
+  if (text === undefined) return excerpt(String(value));
+  return excerpt(revive(text));
+}
+
+function stringify(value: unknown, seen: WeakSet<object>): string | undefined {
+  return JSON.stringify(value, function replacer(_key, v: unknown) {
     if (typeof v === "bigint") return v.toString();
     if (typeof v === "function" || typeof v === "symbol") return String(v);
     if (v instanceof RegExp) return String(v);
@@ -55,5 +100,4 @@ export function jsonSafe(value: unknown): unknown {
     }
     return v;
   });
-  return excerpt(text === undefined ? String(value) : (JSON.parse(text) as unknown));
 }

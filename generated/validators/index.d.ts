@@ -122,24 +122,31 @@ export interface SchemaTypes {
 }
 
 export type SchemaName = keyof SchemaTypes;
-export type RequestInput = { path?: Record<string, unknown>; query?: Record<string, unknown>; headers?: Record<string, string | string[] | undefined> | Headers; body?: unknown; mediaType?: string };
-export type ResponseOptions = { headers?: Record<string, string | string[] | undefined> | Headers; mediaType?: string };
 
-export declare const schemaNames: readonly SchemaName[], webhookEvents: readonly T.DeliveryEventName[], operationIds: readonly T.OperationId[];
+/** How a failed validation is reported. */
+export interface ValidateOptions {
+    /** The most errors a failed result lists (a positive integer; `DEFAULT_MAX_ERRORS`, 20, otherwise). A value of more than 2,000 values in all is explained by its first error only. */
+    maxErrors?: number;
+}
+
+export type RequestInput = { path?: Record<string, unknown>; query?: Record<string, unknown>; headers?: Record<string, string | string[] | undefined> | Headers; body?: unknown; mediaType?: string };
+export type ResponseOptions = ValidateOptions & { headers?: Record<string, string | string[] | undefined> | Headers; mediaType?: string };
+
+export declare const schemaNames: readonly SchemaName[], webhookEvents: readonly T.DeliveryEventName[], operationIds: readonly T.OperationId[], DEFAULT_MAX_ERRORS: number;
 
 /** Validate a value against a named schema of the contract. */
-export declare function validateSchema<N extends SchemaName>(name: N, value: unknown): ValidationResult<SchemaTypes[N]>;
-export declare function validateSchema(name: string, value: unknown): ValidationResult<unknown>;
+export declare function validateSchema<N extends SchemaName>(name: N, value: unknown, options?: ValidateOptions): ValidationResult<SchemaTypes[N]>;
+export declare function validateSchema(name: string, value: unknown, options?: ValidateOptions): ValidationResult<unknown>;
 /** Validate a webhook delivery body for its `X-Service-Event` name. */
-export declare function validateWebhook<E extends T.DeliveryEventName>(event: E, payload: unknown): ValidationResult<T.WebhookPayloads[E]>;
-export declare function validateWebhook(event: string, payload: unknown): ValidationResult<unknown>;
+export declare function validateWebhook<E extends T.DeliveryEventName>(event: E, payload: unknown, options?: ValidateOptions): ValidationResult<T.WebhookPayloads[E]>;
+export declare function validateWebhook(event: string, payload: unknown, options?: ValidateOptions): ValidationResult<unknown>;
 /** Validate one activity event of a feed. */
-export declare function validateActivityEvent(event: unknown): ValidationResult<T.ActivityEvent>;
+export declare function validateActivityEvent(event: unknown, options?: ValidateOptions): ValidationResult<T.ActivityEvent>;
 /** Validate one issue event; `issue` is present in repository-wide lists and single events, absent in per-issue lists. */
-export declare function validateIssueEvent(event: unknown, options: { issue: "present" }): ValidationResult<T.IssueEventWithIssue>;
-export declare function validateIssueEvent(event: unknown, options: { issue: "absent" }): ValidationResult<T.IssueEvent>;
-export declare function validateIssueEvent(event: unknown, options?: { issue?: "present" | "absent" }): ValidationResult<T.IssueEvent | T.IssueEventWithIssue>;
+export declare function validateIssueEvent(event: unknown, options: ValidateOptions & { issue: "present" }): ValidationResult<T.IssueEventWithIssue>;
+export declare function validateIssueEvent(event: unknown, options: ValidateOptions & { issue: "absent" }): ValidationResult<T.IssueEvent>;
+export declare function validateIssueEvent(event: unknown, options?: ValidateOptions & { issue?: "present" | "absent" }): ValidationResult<T.IssueEvent | T.IssueEventWithIssue>;
 /** Validate a response of an operation: status, body by content type, and headers when given. */
 export declare function validateResponse(operationId: T.OperationId, status: number | string, body: unknown, options?: ResponseOptions): ValidationResult<unknown>;
 /** Validate a request to an operation: path, query and header values (coerced) and the body. */
-export declare function validateRequest(operationId: T.OperationId, request?: RequestInput): ValidationResult<{ path: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, string>; body: unknown }>;
+export declare function validateRequest(operationId: T.OperationId, request?: RequestInput, options?: ValidateOptions): ValidationResult<{ path: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, string>; body: unknown }>;

@@ -3,6 +3,10 @@
 // package was generated; importing this module compiles nothing.
 import { createRequire } from "node:module";
 import { operations, schemas, webhooks } from "./tables.js";
+import * as bodies from "./compiled-bodies.js";
+import * as params from "./compiled-params.js";
+import * as bodiesExplain from "./compiled-bodies-explain.js";
+import * as paramsExplain from "./compiled-params-explain.js";
 
 /** Names of every schema, webhook event and operation the validators know. */
 export const schemaNames = Object.freeze(Object.keys(schemas));
@@ -17,10 +21,11 @@ const escape = (token) => String(token).replace(/~/g, "~0").replace(/\//g, "~1")
  * `if` error ("must match \"then\" schema") only wraps the errors of its branch, which are
  * reported beside it, so it is left out: each problem is said once, at the value that has it.
  */
-function toErrors(errors, prefix) {
+function toErrors(errors, prefix, max) {
   const seen = new Set();
   const out = [];
   for (const e of errors ?? []) {
+    if (out.length >= max) break;
     if (e.keyword === "if") continue;
     let path = prefix + e.instancePath;
     if (e.keyword === "required") path += "/" + escape(e.params.missingProperty);
@@ -34,8 +39,65 @@ function toErrors(errors, prefix) {
   return out;
 }
 
-function run(validate, value, prefix = "") {
-  return validate(value) ? { valid: true, value } : { valid: false, errors: toErrors(validate.errors, prefix) };
+/** How many errors a failed validation reports unless `options.maxErrors` says otherwise. */
+export const DEFAULT_MAX_ERRORS = 20;
+
+function maxErrorsOf(options) {
+  const n = options?.maxErrors;
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_ERRORS;
+}
+
+/**
+ * The validators in tables.js stop at the first error, so the verdict costs time linear in the
+ * value whatever it holds. A failed value is then explained by the copy compiled with
+ * `allErrors`, which lists every problem but whose cost grows with the square of the errors it
+ * meets; it runs only on a value of at most EXPLAIN_NODES values in all (counted below, with an
+ * early stop), a bounded cost. A bigger value is explained by its first error alone.
+ */
+const EXPLAIN_NODES = 2000;
+const explainer = new Map();
+for (const [first, every] of [[bodies, bodiesExplain], [params, paramsExplain]]) {
+  for (const name of Object.keys(first)) explainer.set(first[name], every[name]);
+}
+
+/** Whether `value` holds at most `limit` values (itself included); iterative, stops early. */
+function within(value, limit) {
+  const stack = [value];
+  let count = 1;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      count += node.length;
+      if (count > limit) return false;
+      for (let i = 0; i < node.length; i++) stack.push(node[i]);
+    } else {
+      for (const key in node) {
+        if (++count > limit) return false;
+        stack.push(node[key]);
+      }
+    }
+  }
+  return true;
+}
+
+// A value nested deeper than the stack (a million `[`) makes Ajv's recursion, or its deep
+// equality for `uniqueItems`, throw RangeError: that is the value's fault, so it is its error.
+function attempt(validate, value) {
+  try {
+    return validate(value) ? null : validate.errors;
+  } catch (error) {
+    if (error instanceof RangeError) return [{ instancePath: "", keyword: "depth", params: {}, message: "is nested too deeply to validate" }];
+    throw error;
+  }
+}
+
+function run(validate, value, prefix = "", options) {
+  const first = attempt(validate, value);
+  if (first === null) return { valid: true, value };
+  const every = explainer.get(validate);
+  const errors = every && within(value, EXPLAIN_NODES) ? attempt(every, value) : null;
+  return { valid: false, errors: toErrors(errors ?? first, prefix, maxErrorsOf(options)) };
 }
 
 function fail(path, message) {
@@ -47,20 +109,20 @@ function hasOwn(table, key) {
 }
 
 /** Validate a value against a named schema of the contract (its title: `User`, `PushWebhookPayload`, …). */
-export function validateSchema(name, value) {
+export function validateSchema(name, value, options = {}) {
   if (!hasOwn(schemas, name)) return fail("", `unknown schema ${JSON.stringify(name)}`);
-  return run(schemas[name], value);
+  return run(schemas[name], value, "", options);
 }
 
 /** Validate a webhook delivery body for its `X-Service-Event` name (`push`, `ping`, …). */
-export function validateWebhook(event, payload) {
+export function validateWebhook(event, payload, options = {}) {
   if (!hasOwn(webhooks, event)) return fail("", `unknown webhook event ${JSON.stringify(event)}`);
-  return run(webhooks[event], payload);
+  return run(webhooks[event], payload, "", options);
 }
 
 /** Validate one activity event of a feed (any type, discriminated by `type`). */
-export function validateActivityEvent(event) {
-  return run(schemas.ActivityEvent, event);
+export function validateActivityEvent(event, options = {}) {
+  return run(schemas.ActivityEvent, event, "", options);
 }
 
 /**
@@ -70,7 +132,7 @@ export function validateActivityEvent(event) {
  */
 export function validateIssueEvent(event, options = {}) {
   const present = options.issue ? options.issue === "present" : event !== null && typeof event === "object" && "issue" in event;
-  return run(present ? schemas.IssueEventWithIssue : schemas.IssueEvent, event);
+  return run(present ? schemas.IssueEventWithIssue : schemas.IssueEvent, event, "", options);
 }
 
 function bareMediaType(contentType) {
@@ -146,7 +208,7 @@ function pickMedia(content, requested, where) {
   return { mediaType: types[0] };
 }
 
-function validateBody(content, body, requested, where) {
+function validateBody(content, body, requested, where, options) {
   const types = Object.keys(content);
   const empty = body === undefined || body === null || body === "";
   if (types.length === 0) return empty ? { valid: true, value: body } : fail("/body", `${where}: no body is expected`);
@@ -159,11 +221,11 @@ function validateBody(content, body, requested, where) {
     if (!parsed.ok) return fail("/body", parsed.message);
     value = parsed.value;
   }
-  return validate ? run(validate, value, "/body") : { valid: true, value };
+  return validate ? run(validate, value, "/body", options) : { valid: true, value };
 }
 
-function merge(results) {
-  const errors = results.flatMap((r) => (r.valid ? [] : r.errors));
+function merge(results, options) {
+  const errors = results.flatMap((r) => (r.valid ? [] : r.errors)).slice(0, maxErrorsOf(options));
   return errors.length === 0 ? { valid: true } : { valid: false, errors };
 }
 
@@ -181,9 +243,9 @@ export function validateResponse(operationId, status, body, options = {}) {
   const response = responses[key];
   const headers = lowerCaseHeaders(options.headers);
   const mediaType = options.mediaType ?? headers["content-type"];
-  const results = [validateBody(response.content, body, mediaType, `${operationId} ${code}`)];
-  if (options.headers && response.headers) results.push(run(response.headers, headers, "/headers"));
-  const merged = merge(results);
+  const results = [validateBody(response.content, body, mediaType, `${operationId} ${code}`, options)];
+  if (options.headers && response.headers) results.push(run(response.headers, headers, "/headers", options));
+  const merged = merge(results, options);
   return merged.valid ? { valid: true, value: results[0].value } : merged;
 }
 
@@ -206,8 +268,8 @@ function undecimal(raw, coerced, prefix) {
 }
 
 /** The validation of path or query values, then the spelling of those coerced to numbers. */
-function runParameters(validate, raw, coerced, prefix) {
-  const result = run(validate, coerced, prefix);
+function runParameters(validate, raw, coerced, prefix, options) {
+  const result = run(validate, coerced, prefix, options);
   return (result.valid && undecimal(raw, coerced, prefix)) || result;
 }
 
@@ -216,24 +278,24 @@ function runParameters(validate, raw, coerced, prefix) {
  * coerced to their schema types; numbers must be written in decimal) and the body for its
  * content type.
  */
-export function validateRequest(operationId, request = {}) {
+export function validateRequest(operationId, request = {}, options = {}) {
   if (!hasOwn(operations, operationId)) return fail("", `unknown operation ${JSON.stringify(operationId)}`);
   const spec = operations[operationId].request;
   const headers = lowerCaseHeaders(request.headers);
   const coerced = { path: { ...(request.path ?? {}) }, query: { ...(request.query ?? {}) }, headers };
   const results = [];
-  if (spec.path) results.push(runParameters(spec.path, request.path ?? {}, coerced.path, "/path"));
-  if (spec.query) results.push(runParameters(spec.query, request.query ?? {}, coerced.query, "/query"));
-  if (spec.headers) results.push(run(spec.headers, coerced.headers, "/headers"));
+  if (spec.path) results.push(runParameters(spec.path, request.path ?? {}, coerced.path, "/path", options));
+  if (spec.query) results.push(runParameters(spec.query, request.query ?? {}, coerced.query, "/query", options));
+  if (spec.headers) results.push(run(spec.headers, coerced.headers, "/headers", options));
   const types = Object.keys(spec.body);
   const empty = request.body === undefined || request.body === null || request.body === "";
   let body = request.body;
   if (types.length > 0 && empty && spec.bodyRequired) results.push(fail("/body", `${operationId}: a request body is required`));
   else if (types.length > 0 && !empty) {
-    const r = validateBody(spec.body, request.body, request.mediaType ?? headers["content-type"], operationId);
+    const r = validateBody(spec.body, request.body, request.mediaType ?? headers["content-type"], operationId, options);
     results.push(r);
     if (r.valid) body = r.value;
   }
-  const merged = merge(results);
+  const merged = merge(results, options);
   return merged.valid ? { valid: true, value: { ...coerced, body } } : merged;
 }

@@ -31,6 +31,13 @@ export interface RouteSpec {
   resource: string;
   /** The security schemes that may authorize the call, sorted; "" when it may be anonymous. */
   security: readonly string[];
+  /**
+   * Where a request may carry its credentials (`["header", "authorization"]`, `["query",
+   * "access_token"]`); empty, or absent in a route table generated before it existed, when the
+   * operation may be called anonymously. A request carrying none is refused with 401 before its
+   * body is read or validated.
+   */
+  credentials?: readonly (readonly ["header" | "query" | "cookie", string])[];
   /** The scopes the operation accepts (`x-accepted-scopes`, the `X-Accepted-OAuth-Scopes` value), sorted. */
   acceptedScopes: readonly string[];
   /** Declared query parameter names. */
@@ -121,6 +128,13 @@ export interface RegisterOptions<H extends Host, S extends string = never> {
   validateResponses?: boolean;
   /** Response headers set outside the handlers (see `HandlerResult`); not required of handlers. */
   suppliedHeaders?: readonly S[];
+  /**
+   * Refuse with 401 `Requires authentication`, before its body is read or anything is validated,
+   * a request that carries no credential to an operation that cannot be called anonymously (on by
+   * default). Off, such a request is validated and reaches its handler, which must refuse it: a
+   * stranger's body is then validated first.
+   */
+  refuseAnonymous?: boolean;
   /** Largest accepted request body in bytes (default 1 MiB); larger bodies get 413. */
   bodyLimit?: number;
   /**

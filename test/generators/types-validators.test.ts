@@ -107,19 +107,27 @@ describe("validators target output", () => {
   }, ceiling(120_000));
 
   it("writes the compiled modules, tables, API and declarations", () => {
-    expect([...files.keys()]).toEqual(["validators/compiled-bodies.js", "validators/compiled-params.js", "validators/tables.js", "validators/index.js", "validators/index.d.ts"]);
+    expect([...files.keys()]).toEqual([
+      "validators/compiled-bodies.js",
+      "validators/compiled-bodies-explain.js",
+      "validators/compiled-params.js",
+      "validators/compiled-params-explain.js",
+      "validators/tables.js",
+      "validators/index.js",
+      "validators/index.d.ts",
+    ]);
   });
 
-  it.each(["validators/compiled-bodies.js", "validators/compiled-params.js"])("%s is real ESM: imports only Ajv's runtime helpers and formats, no require", (path) => {
+  it.each(["validators/compiled-bodies.js", "validators/compiled-bodies-explain.js", "validators/compiled-params.js", "validators/compiled-params-explain.js"])("%s is real ESM: imports only Ajv's runtime helpers and formats, no require", (path) => {
     const text = files.get(path)!;
     // (booleans, not toMatch: a failure must not print 800 KB of generated code)
     expect(/\brequire\s*\(/.test(text)).toBe(false);
     const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
     expect(imports.length).toBeGreaterThan(0);
     for (const specifier of imports) expect(specifier).toMatch(/^(ajv\/dist\/runtime\/[a-z0-9]+\.js|ajv-formats\/dist\/formats\.js)$/);
-    const units = path.endsWith("bodies.js") ? validatorsViewModel(model).bodies : validatorsViewModel(model).params;
+    const units = path.includes("bodies") ? validatorsViewModel(model).bodies : validatorsViewModel(model).params;
     for (const unit of units) expect(text.includes(`export const ${unit.exportName} = `), unit.exportName).toBe(true);
-    const exported = path.endsWith("bodies.js") ? "export const schema_PushWebhookPayload = " : `export const ${units[0]!.exportName} = `;
+    const exported = path.includes("bodies") ? "export const schema_PushWebhookPayload = " : `export const ${units[0]!.exportName} = `;
     expect(text.includes(exported)).toBe(true);
     expect(text.match(/export const /g)!.length).toBe(units.length);
   });

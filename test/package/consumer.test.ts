@@ -74,7 +74,9 @@ describe("the tarballs", () => {
       "package/README.md",
       "package/dist/types.d.ts",
       "package/dist/types.js",
+      "package/dist/validators/compiled-bodies-explain.js",
       "package/dist/validators/compiled-bodies.js",
+      "package/dist/validators/compiled-params-explain.js",
       "package/dist/validators/compiled-params.js",
       "package/dist/validators/index.d.ts",
       "package/dist/validators/index.js",
@@ -85,8 +87,11 @@ describe("the tarballs", () => {
 });
 
 describe("installed sizes and engines", () => {
-  it("validation alone costs at most 5 MB, with ajv and ajv-formats its only dependencies", () => {
-    expect(installs.light.mb).toBeLessThanOrEqual(5);
+  // 6 MB since issue 41 (5.7 measured; 4.7 before): the validators are compiled twice, once to
+  // stop at the first error (the verdict, linear in the value) and once with allErrors to explain
+  // a small failed value in full (compiled-*-explain.js, 1.1 MB).
+  it("validation alone costs at most 6 MB, with ajv and ajv-formats its only dependencies", () => {
+    expect(installs.light.mb).toBeLessThanOrEqual(6);
     const lock = JSON.parse(readFileSync(join(light, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
     const top = Object.keys(lock.packages).filter((p) => /^node_modules\/(@[^/]+\/)?[^/@]+$/.test(p)).map((p) => p.slice("node_modules/".length));
     expect(top.sort()).toEqual(["@service-contract/validators", "ajv", "ajv-formats", "fast-deep-equal", "fast-uri", "json-schema-traverse", "require-from-string"]);

@@ -49,6 +49,9 @@ export async function start<H extends "api" | "auth">(
     suppliedHeaders: RATE_LIMIT_HEADERS,
     onResponseValidationError: (failure) => reported.push(failure),
     onHandlerError: (error) => handlerErrors.push(error),
+    // These tests are about what the runtime does with a request, mostly sent without credentials;
+    // the refusal of those comes first by default (credentials-first.test.ts turns it back on).
+    refuseAnonymous: false,
     ...serverOptions,
   } as ServerOptions<H, RateLimitHeader>);
   const address = await app.listen({ host: "127.0.0.1", port: 0 });

@@ -15,6 +15,7 @@ export interface RouteView {
   host: "api" | "auth";
   resource: string;
   security: string[];
+  credentials: [CredentialPlace, string][];
   acceptedScopes: string[];
   query: string[];
   headers: [string, string][];
@@ -23,6 +24,31 @@ export interface RouteView {
 }
 
 type Node = Record<string, unknown>;
+type CredentialPlace = "header" | "query" | "cookie";
+
+/**
+ * Where a request to the operation may carry its credentials, from its security schemes: an
+ * `Authorization` header for HTTP, OAuth 2 and OpenID Connect schemes, the named header, query
+ * parameter or cookie for an API key. Empty when the operation may be called anonymously. The
+ * runtime refuses a request that carries none of them with 401 before reading its body, so an
+ * anonymous caller never has a body validated (issue 41).
+ */
+function credentialsOf(doc: OpenApiDocument, security: readonly string[]): [CredentialPlace, string][] {
+  if (security.length === 0 || security.includes("")) return [];
+  const schemes = (((doc as Node).components as Node | undefined)?.securitySchemes ?? {}) as Node;
+  const places = new Map<string, [CredentialPlace, string]>();
+  for (const name of security) {
+    const scheme = deref(doc, schemes[name]);
+    if (!scheme) return []; // a scheme we cannot read: leave the decision to the handler
+    let place: [CredentialPlace, string];
+    if (scheme.type === "apiKey" && (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie") && typeof scheme.name === "string") {
+      place = [scheme.in, scheme.in === "header" ? scheme.name.toLowerCase() : scheme.name];
+    } else if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect") place = ["header", "authorization"];
+    else return []; // mutualTLS and the like: not visible in a header, so never refused here
+    places.set(place.join("\0"), place);
+  }
+  return [...places.values()].sort((a, b) => (a.join("\0") < b.join("\0") ? -1 : 1));
+}
 
 /** `listRepoEvents` → `ListRepoEvents`. */
 export function typeBase(operationId: string): string {
@@ -94,6 +120,7 @@ export function routeViews(model: Model, doc: OpenApiDocument): RouteView[] {
       host: op.host,
       resource: resourceOf(model, op, node),
       security: op.security,
+      credentials: credentialsOf(doc, op.security),
       acceptedScopes: Array.isArray(node["x-accepted-scopes"]) ? (node["x-accepted-scopes"] as unknown[]).map(String).sort() : [],
       query: op.parameters.filter((p) => p.in === "query").map((p) => p.name),
       headers: op.parameters.filter((p) => p.in === "header").map((p) => [p.name.toLowerCase(), p.name] as [string, string]),

@@ -32,6 +32,19 @@ export function validatorDeclarations(model: Model, header: string): string {
     properties: model.schemas.map((s) => ({ name: s.name, type: `T.${s.name}` })),
   });
   file.addTypeAlias({ name: "SchemaName", isExported: true, type: "keyof SchemaTypes" });
+  file.addInterface({
+    name: "ValidateOptions",
+    isExported: true,
+    docs: ["How a failed validation is reported."],
+    properties: [
+      {
+        name: "maxErrors",
+        hasQuestionToken: true,
+        type: "number",
+        docs: ["The most errors a failed result lists (a positive integer; `DEFAULT_MAX_ERRORS`, 20, otherwise). A value of more than 2,000 values in all is explained by its first error only."],
+      },
+    ],
+  });
   file.addTypeAlias({
     name: "RequestInput",
     isExported: true,
@@ -40,7 +53,7 @@ export function validatorDeclarations(model: Model, header: string): string {
   file.addTypeAlias({
     name: "ResponseOptions",
     isExported: true,
-    type: "{ headers?: Record<string, string | string[] | undefined> | Headers; mediaType?: string }",
+    type: "ValidateOptions & { headers?: Record<string, string | string[] | undefined> | Headers; mediaType?: string }",
   });
   file.addVariableStatement({
     isExported: true,
@@ -50,6 +63,7 @@ export function validatorDeclarations(model: Model, header: string): string {
       { name: "schemaNames", type: "readonly SchemaName[]" },
       { name: "webhookEvents", type: "readonly T.DeliveryEventName[]" },
       { name: "operationIds", type: "readonly T.OperationId[]" },
+      { name: "DEFAULT_MAX_ERRORS", type: "number" },
     ],
   });
   const fn = (name: string, overloads: { typeParameters?: string[]; parameters: [string, string][]; returnType: string }[], docs: string) =>
@@ -68,8 +82,8 @@ export function validatorDeclarations(model: Model, header: string): string {
   fn(
     "validateSchema",
     [
-      { typeParameters: ["N extends SchemaName"], parameters: [["name", "N"], ["value", "unknown"]], returnType: "ValidationResult<SchemaTypes[N]>" },
-      { parameters: [["name", "string"], ["value", "unknown"]], returnType: "ValidationResult<unknown>" },
+      { typeParameters: ["N extends SchemaName"], parameters: [["name", "N"], ["value", "unknown"], ["options?", "ValidateOptions"]], returnType: "ValidationResult<SchemaTypes[N]>" },
+      { parameters: [["name", "string"], ["value", "unknown"], ["options?", "ValidateOptions"]], returnType: "ValidationResult<unknown>" },
     ],
     "Validate a value against a named schema of the contract.",
   );
@@ -78,20 +92,20 @@ export function validatorDeclarations(model: Model, header: string): string {
     [
       {
         typeParameters: ["E extends T.DeliveryEventName"],
-        parameters: [["event", "E"], ["payload", "unknown"]],
+        parameters: [["event", "E"], ["payload", "unknown"], ["options?", "ValidateOptions"]],
         returnType: "ValidationResult<T.WebhookPayloads[E]>",
       },
-      { parameters: [["event", "string"], ["payload", "unknown"]], returnType: "ValidationResult<unknown>" },
+      { parameters: [["event", "string"], ["payload", "unknown"], ["options?", "ValidateOptions"]], returnType: "ValidationResult<unknown>" },
     ],
     "Validate a webhook delivery body for its `X-Service-Event` name.",
   );
-  fn("validateActivityEvent", [{ parameters: [["event", "unknown"]], returnType: "ValidationResult<T.ActivityEvent>" }], "Validate one activity event of a feed.");
+  fn("validateActivityEvent", [{ parameters: [["event", "unknown"], ["options?", "ValidateOptions"]], returnType: "ValidationResult<T.ActivityEvent>" }], "Validate one activity event of a feed.");
   fn(
     "validateIssueEvent",
     [
-      { parameters: [["event", "unknown"], ["options", '{ issue: "present" }']], returnType: "ValidationResult<T.IssueEventWithIssue>" },
-      { parameters: [["event", "unknown"], ["options", '{ issue: "absent" }']], returnType: "ValidationResult<T.IssueEvent>" },
-      { parameters: [["event", "unknown"], ["options?", '{ issue?: "present" | "absent" }']], returnType: "ValidationResult<T.IssueEvent | T.IssueEventWithIssue>" },
+      { parameters: [["event", "unknown"], ["options", 'ValidateOptions & { issue: "present" }']], returnType: "ValidationResult<T.IssueEventWithIssue>" },
+      { parameters: [["event", "unknown"], ["options", 'ValidateOptions & { issue: "absent" }']], returnType: "ValidationResult<T.IssueEvent>" },
+      { parameters: [["event", "unknown"], ["options?", 'ValidateOptions & { issue?: "present" | "absent" }']], returnType: "ValidationResult<T.IssueEvent | T.IssueEventWithIssue>" },
     ],
     "Validate one issue event; `issue` is present in repository-wide lists and single events, absent in per-issue lists.",
   );
@@ -109,7 +123,7 @@ export function validatorDeclarations(model: Model, header: string): string {
     "validateRequest",
     [
       {
-        parameters: [["operationId", "T.OperationId"], ["request?", "RequestInput"]],
+        parameters: [["operationId", "T.OperationId"], ["request?", "RequestInput"], ["options?", "ValidateOptions"]],
         returnType: "ValidationResult<{ path: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, string>; body: unknown }>",
       },
     ],
