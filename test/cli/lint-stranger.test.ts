@@ -11,11 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliInProcess } from "./in-process.ts";
+import { ceiling } from "../ceilings.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "stranger-lint-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const LINT_TIMEOUT = 120_000;
+const LINT_TIMEOUT = ceiling(120_000);
 const SPEC = 'openapi: 3.1.0\ninfo: {title: t, version: "1", license: {name: MIT, identifier: MIT}}\nservers: [{url: "https://example.com"}]\nsecurity: []\npaths:\n  /x:\n    get:\n      operationId: getX\n      summary: x\n      description: x\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: SCHEMA\n';
 
 function contract(name: string, schema: string): string {

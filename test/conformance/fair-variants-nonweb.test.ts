@@ -38,4 +38,13 @@ describe("fair variants of the non-web flow, service hook and token cases", () =
       RUN_TIMEOUT_MS,
     );
   }
+
+  it("no-get-or-create undeclared: the missing PUT counts against D-REF-NONWEB-GET-CREATE alone, and the application endpoints still pass", async () => {
+    const variant = FAIR_VARIANTS_NONWEB.find((v) => v.name === "no-get-or-create")!;
+    const summary = await runThroughFaultProxy(target, variant.fault(target.profile), { only: variant.only });
+    const all = summary.results.map(line).join("\n");
+    expect(summary.rules?.find((r) => r.id === "D-REF-NONWEB-GET-CREATE")?.status, all).toBe("failed");
+    expect(summary.rules?.find((r) => r.id === "D-NONWEB-APP-TOKENS")?.status, all).toBe("passed");
+    expect(summary.suggestedDecisions?.entries.map((e) => `${e.id}: ${String(e.setting)}`)).toEqual(["D-REF-NONWEB-GET-CREATE: off"]);
+  }, RUN_TIMEOUT_MS);
 });

@@ -12,7 +12,7 @@ import { leftToRemove, rememberGrant } from "./made.ts";
 import { removeAuthorization, tokenStatus } from "./nonweb-support.ts";
 import { app, revokeOnReviewPage, revokeToken } from "./support.ts";
 
-export async function cleanUp(ctx: CaseContext): Promise<void> {
+export async function cleanUp(ctx: CaseContext, grantBefore?: boolean): Promise<void> {
   const { tokens, authorizations, grant } = leftToRemove(ctx);
   // Authorizations first: deleting one also ends its token, which then needs no revocation.
   // The two-factor user's: each with a code later than the last one sent (each code is good once).
@@ -27,28 +27,36 @@ export async function cleanUp(ctx: CaseContext): Promise<void> {
     if (status >= 400 && status < 500) continue;
     await revokeToken(ctx, token);
   }
-  if (grant) await removeGrant(ctx);
+  if (grant) await removeGrant(ctx, grantBefore);
 }
 
 /**
  * A target where revoking a token keeps its grant (the counterpart's did) still holds, after the
  * tokens, the grant the case's web flow made — which would answer a later case's authorize at
  * once, with these scopes (the seed's automatic completion). users[0] revokes it on the seed's
- * review page, unless the profile's own token is the application's (the application API says
- * so): then the grant is the profile's too, and stays.
+ * review page — only when the case made it: a grant that was there before the case (the
+ * profile's own token, or any token the suite did not make, hangs on it) is never touched.
  */
-async function removeGrant(ctx: CaseContext): Promise<void> {
-  const own = ctx.profile.users[0]?.token;
-  if (!ctx.profile.app || !ctx.profile.users[0]?.password) return;
-  if (own && ctx.decisions.on("D-NONWEB-APP-TOKENS")) {
-    const a = app(ctx);
-    const res = await ctx.http.request({ operationId: "checkApplicationToken", params: { client_id: a.clientId, access_token: own }, basic: { username: a.clientId, password: a.clientSecret }, validate: false }).catch(() => undefined);
-    if (!res || res.status === 200) return;
-  } else if (own) return; // no way to tell whether the profile's token hangs on this grant: leave it
+async function removeGrant(ctx: CaseContext, before: boolean | undefined): Promise<void> {
+  if (before !== false) return;
+  if ((await grantNow(ctx)) !== true) return;
   try {
     await revokeOnReviewPage(ctx);
   } catch (error) {
     ctx.note(`left behind: users[0]'s grant for ${app(ctx).clientId}, which the case's web flow made — the review page did not revoke it (${(error as Error).message})`);
+  }
+}
+
+/** Whether users[0] holds a grant for the profile's application, as the seed's review page shows it (a Revoke button); undefined when it cannot tell. */
+async function grantNow(ctx: CaseContext): Promise<boolean | undefined> {
+  if (!ctx.profile.app || !ctx.profile.users[0]?.password) return undefined;
+  try {
+    const { reviewAs, revokeButton } = await import("./review-session.ts");
+    const { page } = await reviewAs(ctx, ctx.profile.users[0]);
+    if (page.status === 404) return false;
+    return page.status === 200 ? revokeButton(page) !== undefined : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -70,10 +78,20 @@ export function withCleanUp(c: Case): Case {
         return location;
       },
     };
+    // Whether users[0] held a grant for the application before the case: only one the case made is removed.
+    const grantBefore = c.needs?.includes("app") ? await grantNow(outer) : undefined;
+    // The requests of the check before and the clean-up after are not the case's: its exchanges
+    // and a failure's curl line (the client's last request) stay its own.
+    outer.http.exchanges.length = 0;
+    outer.http.lastSent = undefined;
     try {
       await run(ctx);
     } finally {
-      await cleanUp(ctx);
+      const last = outer.http.lastSent;
+      const own = outer.http.exchanges.length;
+      await cleanUp(ctx, grantBefore);
+      outer.http.exchanges.length = own;
+      outer.http.lastSent = last;
     }
   };
   wrapped.add(c);

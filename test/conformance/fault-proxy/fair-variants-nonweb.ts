@@ -23,6 +23,19 @@ function pathOf(ex: Exchange): string {
 
 export const FAIR_VARIANTS_NONWEB: FairVariant[] = [
   {
+    name: "no-get-or-create",
+    choice: "no PUT /authorizations/clients/:client_id[/:fingerprint] (404), the application endpoints all there (the seed shows no token-creation interface at all); issue 40: the one missing PUT was read as \"no application-token API\"",
+    decisions: { "D-REF-NONWEB-GET-CREATE": "off" },
+    only: "OAUTH-APPS-001,OAUTH-APPS-002",
+    fault: () => ({
+      request(side, req) {
+        if (side !== "api" || req.method !== "PUT" || !pathOf(req).startsWith("/authorizations/clients/")) return;
+        const reset = String(Math.floor(Date.now() / 1000) + 3600);
+        return { status: 404, headers: { "content-type": "application/json; charset=utf-8", "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": reset }, body: Buffer.from(JSON.stringify({ message: "Not Found", documentation_url: "https://docs.example/rest" })) };
+      },
+    }),
+  },
+  {
     name: "service-hook-second-create-refused",
     choice: "a second create of an installed service is refused with 422 instead of updating it (the seed: one service hook per integrator per repository — either way there is one)",
     decisions: { "D-REF-HOOKS-SERVICE-CATALOG": "off" },
