@@ -1,8 +1,9 @@
 /**
  * Measures what each conformance case spends against the client address — API requests without
  * credentials, and those answered 401 (bad or revoked credentials, which many targets count
- * against the address too) — on the reference and on the independent server of
- * test/conformance/independent-server/, and prints the larger figure of the two per case: the
+ * against the address too) — on the reference, the independent server of
+ * test/conformance/independent-server/ and the two servers written blind (test/conformance/blind-*),
+ * and prints the largest figure per case: the
  * table conformance/run/address-requests.ts holds.
  *
  *   node --conditions service-contract-source --import tsx scripts/rate-budget/measure.ts > conformance/run/address-requests.ts
@@ -15,6 +16,12 @@ import { runSuite } from "../../conformance/run/runner.ts";
 import { runReference } from "../../conformance/reference-profile.ts";
 import { startIndependentServer } from "../../test/conformance/independent-server/server.ts";
 import { independentProfile } from "../../test/conformance/independent-profile.ts";
+import { plainProfile, prefixedProfile, type BlindTarget } from "../../test/conformance/blind/profiles.ts";
+import { PREFIXED_DECISIONS } from "../../test/conformance/blind/prefixed-decisions.ts";
+import { PLAIN_DECISIONS } from "../../test/conformance/blind/plain-decisions.ts";
+import { start as startPrefixed } from "../../test/conformance/blind-prefixed/server.ts";
+import { start as startPlain } from "../../test/conformance/blind-plain/server.ts";
+import type { Profile } from "../../conformance/core/profile.ts";
 
 type Counter = { fetch: typeof fetch; onProgress: (event: ProgressEvent) => void; table: Record<string, number> };
 
@@ -30,7 +37,7 @@ function counter(api: () => string): Counter {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     const response = await fetch(input, init);
-    const onApi = api() !== "" && url.href.startsWith(api()) && !/^\/_(admin|indie)\//.test(url.pathname);
+    const onApi = api() !== "" && url.href.startsWith(api()) && !/\/(_admin|_indie|_test|__test__)\//.test(url.pathname);
     const anonymous = !headers.has("authorization") && !url.searchParams.has("access_token");
     if (onApi && (anonymous || response.status === 401)) spent++;
     return response;
@@ -64,18 +71,35 @@ async function onIndependent(): Promise<Record<string, number>> {
   return c.table;
 }
 
-const tables = [await onReference(), await onIndependent()];
+async function onBlind(start: () => Promise<BlindTarget & { close(): Promise<void> }>, profile: (t: BlindTarget) => Profile): Promise<Record<string, number>> {
+  const server = await start();
+  const c = counter(() => server.api);
+  try {
+    await runSuite({ baseUrl: server.api, authUrl: server.auth, profile: profile(server), fetch: c.fetch, onProgress: c.onProgress });
+  } finally {
+    await server.close();
+  }
+  return c.table;
+}
+
+const tables = [
+  await onReference(),
+  await onIndependent(),
+  await onBlind(() => startPrefixed({ retryDelaysMs: [500, 1000, 2000] }), (t) => prefixedProfile(t, PREFIXED_DECISIONS)),
+  await onBlind(() => startPlain({ retryDelaysMs: [500, 1000, 2000] }), (t) => plainProfile(t, PLAIN_DECISIONS)),
+];
 const merged: Record<string, number> = {};
 for (const t of tables) for (const [id, n] of Object.entries(t)) merged[id] = Math.max(merged[id] ?? 0, n);
 const sorted = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 const today = new Date().toISOString().slice(0, 10);
 process.stdout.write(`/**
  * What each case spends against the client address — API requests without credentials, and those
- * answered 401 — measured on the reference and on the independent server (the larger of the two),
+ * answered 401 — measured on the reference, the independent server and the two servers written blind (the largest),
  * ${today}, by scripts/rate-budget/measure.ts (its header has the command). Generated: run it again
  * when a case changes what it sends; test/conformance/independent-server.test.ts checks a whole run
  * still spends no more than the total.
  */
 export const ADDRESS_REQUESTS: Readonly<Record<string, number>> = ${JSON.stringify(sorted, null, 2).replace(/"([A-Z0-9_-]+)":/g, '"$1":')};
 `);
-process.stderr.write(`reference ${Object.values(tables[0]!).reduce((a, b) => a + b, 0)}, independent ${Object.values(tables[1]!).reduce((a, b) => a + b, 0)}; the table: ${Object.keys(sorted).length} cases, ${Object.values(sorted).reduce((a, b) => a + b, 0)} requests\n`);
+const sum = (t: Record<string, number>) => Object.values(t).reduce((a, b) => a + b, 0);
+process.stderr.write(`reference ${sum(tables[0]!)}, independent ${sum(tables[1]!)}, blind-prefixed ${sum(tables[2]!)}, blind-plain ${sum(tables[3]!)}; the table: ${Object.keys(sorted).length} cases, ${sum(sorted)} requests\n`);

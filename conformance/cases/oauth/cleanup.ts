@@ -10,7 +10,7 @@
 import type { Case, CaseContext } from "../../core/types.ts";
 import { leftToRemove, rememberGrant } from "./made.ts";
 import { removeAuthorization, tokenStatus } from "./nonweb-support.ts";
-import { app, revokeOnReviewPage, revokeToken } from "./support.ts";
+import { app, grantHeld, revokeOnReviewPage, revokeToken } from "./support.ts";
 
 export async function cleanUp(ctx: CaseContext, grantBefore?: boolean): Promise<void> {
   const { tokens, authorizations, grant } = leftToRemove(ctx);
@@ -39,24 +39,11 @@ export async function cleanUp(ctx: CaseContext, grantBefore?: boolean): Promise<
  */
 async function removeGrant(ctx: CaseContext, before: boolean | undefined): Promise<void> {
   if (before !== false) return;
-  if ((await grantNow(ctx)) !== true) return;
+  if ((await grantHeld(ctx)) !== true) return;
   try {
     await revokeOnReviewPage(ctx);
   } catch (error) {
     ctx.note(`left behind: users[0]'s grant for ${app(ctx).clientId}, which the case's web flow made — the review page did not revoke it (${(error as Error).message})`);
-  }
-}
-
-/** Whether users[0] holds a grant for the profile's application, as the seed's review page shows it (a Revoke button); undefined when it cannot tell. */
-async function grantNow(ctx: CaseContext): Promise<boolean | undefined> {
-  if (!ctx.profile.app || !ctx.profile.users[0]?.password) return undefined;
-  try {
-    const { reviewAs, revokeButton } = await import("./review-session.ts");
-    const { page } = await reviewAs(ctx, ctx.profile.users[0]);
-    if (page.status === 404) return false;
-    return page.status === 200 ? revokeButton(page) !== undefined : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -79,7 +66,7 @@ export function withCleanUp(c: Case): Case {
       },
     };
     // Whether users[0] held a grant for the application before the case: only one the case made is removed.
-    const grantBefore = c.needs?.includes("app") ? await grantNow(outer) : undefined;
+    const grantBefore = c.needs?.includes("app") ? await grantHeld(outer) : undefined;
     // The requests of the check before and the clean-up after are not the case's: its exchanges
     // and a failure's curl line (the client's last request) stay its own.
     outer.http.exchanges.length = 0;

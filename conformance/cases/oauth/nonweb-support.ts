@@ -12,7 +12,7 @@ import type { ProfileTwoFactorUser } from "../../core/profile.ts";
 import { HttpClient, type HttpResponse, type RequestOptions } from "../../core/http.ts";
 import { check } from "../../core/failure.ts";
 import { nonce } from "../../core/random.ts";
-import { forgetAuthorization, rememberAuthorization } from "./made.ts";
+import { forgetAuthorization, forgetToken, rememberAuthorization } from "./made.ts";
 import { codeAccepted, totpCode, withFreshCode } from "./totp-steps.ts";
 
 export { totpCode };
@@ -156,6 +156,9 @@ export async function removeAuthorization(ctx: CaseContext, basic: Basic, id: nu
 export async function tokenStatus(ctx: CaseContext, token: string, options: { validate?: boolean } = {}): Promise<number> {
   const login = ctx.profile.users[0]!.login;
   const res = await ctx.http.request({ operationId: "listUserEvents", params: { username: login }, token, ...(options.validate === false ? { validate: false } : {}) });
+  // Seen refused: gone, so the clean-up need not ask again (each such request is one more
+  // against the client address on a target that counts bad credentials there).
+  if (res.status === 401) forgetToken(ctx, token);
   return res.status;
 }
 

@@ -196,22 +196,31 @@ export async function revokeToken(ctx: CaseContext, token: string): Promise<void
       viaPage = true;
     }
   }
-  if (viaPage) {
-    // The review page revokes the application's whole grant.
-    try {
-      await revokeOnReviewPage(ctx);
-    } catch (error) {
-      ctx.note(`tidying up: revoking on the review page failed: ${(error as Error).message}`);
-    }
-  }
+  if (!viaPage) return; // the application API refused, and the token was already refused: nothing to remove
+  // The review page revokes the application's whole grant. Whether it did is read there too (the
+  // web host), not by trying the token: a request with a revoked token is one more against the
+  // client address on a target that counts bad credentials there.
   try {
-    const status = await tokenStatus(ctx, token, { validate: false });
-    if (status >= 200 && status < 300) ctx.note(`left behind: the OAuth token the case obtained for ${a.clientId} is still taken (${status}) — neither the application API nor the review page revoked it`);
-  } catch {
-    // The target did not answer; nothing more to learn here.
+    await revokeOnReviewPage(ctx);
+  } catch (error) {
+    ctx.note(`tidying up: revoking on the review page failed: ${(error as Error).message}`);
   }
+  if ((await grantHeld(ctx)) !== false) ctx.note(`left behind: the OAuth token the case obtained for ${a.clientId} may still be taken — the application API did not revoke it, and the review page still lists the application (or could not be read)`);
   const own = ctx.profile.users[0]?.token;
   if (own && (await tokenStatus(ctx, own, { validate: false }).catch(() => 0)) === 401) ctx.note("tidying up: after revoking on the review page, users[0]'s profile token is refused — it came from the same application; give users[0] a token of its own");
+}
+
+/** Whether users[0] holds a grant for the profile's application, as the seed's review page shows it (a Revoke button); undefined when it cannot tell. */
+export async function grantHeld(ctx: CaseContext): Promise<boolean | undefined> {
+  if (!ctx.profile.app || !ctx.profile.users[0]?.password) return undefined;
+  try {
+    const { reviewAs, revokeButton } = await import("./review-session.ts");
+    const { page } = await reviewAs(ctx, ctx.profile.users[0]);
+    if (page.status === 404) return false;
+    return page.status === 200 ? revokeButton(page) !== undefined : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** users[0] revokes the profile's application on the review page (seed: Authorization review link). */

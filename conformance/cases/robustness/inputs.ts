@@ -153,7 +153,7 @@ export function badInputs(op: OperationModel, profile: Profile, count = op.auth.
     const per = kinds.map((_, i) => Math.max(1, Math.floor(rest / kinds.length) + (i < rest % kinds.length ? 1 : 0)));
     kinds.forEach((kind, i) => out.push(...fc.sample(kind, { seed: seed + i, numRuns: per[i]! })));
   }
-  if (credentials) out.push(...fc.sample(credentials, { seed: seed - 1, numRuns: kinds.length > 0 ? CREDENTIAL_INPUTS : 2 * CREDENTIAL_INPUTS }));
+  if (credentials) out.push(...fc.sample(credentials, { seed: seed - 1, numRuns: CREDENTIAL_INPUTS }));
   const seen = new Set<string>();
   return out.filter((i) => !seen.has(i.label) && seen.add(i.label));
 }
