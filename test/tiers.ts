@@ -59,9 +59,12 @@ export const INTEGRATION: readonly string[] = [
   "test/conformance/cli-hostile-answers.test.ts",
   // Servers written blind, each run four times whole (about 2 minutes a server).
   "test/conformance/blind-servers.test.ts",
-  // Every OAuth case alone and in two orders against one reference (about 3 minutes: the
-  // two-factor case waits for fresh time steps when it runs again straight after).
-  "test/conformance/oauth-order.test.ts",
+  // Every case alone and the whole suite in two shuffled orders, one target a file (1–3 minutes
+  // each, mostly waiting on deliveries and the two-factor case's fresh time steps).
+  "test/conformance/order/reference.test.ts",
+  "test/conformance/order/independent.test.ts",
+  "test/conformance/order/blind-prefixed.test.ts",
+  "test/conformance/order/blind-plain.test.ts",
   // The OAuth client suite end to end: the example client signs in through Chromium, about 30
   // sign-ins spent mostly waiting on pages; the PKCE case's judgement stays in core
   // (test/conformance/consumers/oauth-client-pkce.test.ts).

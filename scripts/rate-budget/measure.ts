@@ -1,7 +1,8 @@
 /**
  * Measures what each conformance case spends against the client address — API requests without
- * credentials, and those answered 401 (bad or revoked credentials, which many targets count
- * against the address too) — on the reference, the independent server of
+ * credentials, those answered 401 (bad or revoked credentials, which many targets count against
+ * the address too), and those the target answered under its anonymous limit whatever they
+ * carried — on the reference, the independent server of
  * test/conformance/independent-server/ and the two servers written blind (test/conformance/blind-*),
  * and prints the largest figure per case: the
  * table conformance/run/address-requests.ts holds.
@@ -33,13 +34,22 @@ type Counter = { fetch: typeof fetch; onProgress: (event: ProgressEvent) => void
 function counter(api: () => string): Counter {
   const table: Record<string, number> = {};
   let spent = 0;
+  // The target's anonymous limit, as its first anonymous answer says it: an answer under that
+  // limit was charged to the address whatever credentials went with it (Basic on an operation
+  // that does not read it, say).
+  let anonymousLimit: string | undefined;
+  let userLimit: string | undefined;
   const counted: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     const response = await fetch(input, init);
     const onApi = api() !== "" && url.href.startsWith(api()) && !/\/(_admin|_indie|_test|__test__)\//.test(url.pathname);
     const anonymous = !headers.has("authorization") && !url.searchParams.has("access_token");
-    if (onApi && (anonymous || response.status === 401)) spent++;
+    const limit = response.headers.get("x-ratelimit-limit") ?? undefined;
+    if (onApi && anonymous) anonymousLimit ??= limit;
+    else if (onApi && /^token /i.test(headers.get("authorization") ?? "") && response.status < 400) userLimit ??= limit;
+    const chargedAsAnonymous = limit !== undefined && limit === anonymousLimit && anonymousLimit !== userLimit;
+    if (onApi && (anonymous || response.status === 401 || chargedAsAnonymous)) spent++;
     return response;
   };
   return {

@@ -25,8 +25,9 @@ export const INPUTS_WITH_PASSWORD = 12;
 /** Of those, garbage credentials (each a 401 on a correct target). */
 const CREDENTIAL_INPUTS = 2;
 /**
- * The operations whose case also sends garbage credentials: one per way of authenticating (a
- * token, Basic of a user, Basic of an application) and the one that works anonymously. A request
+ * The operations whose case also sends garbage credentials, and paths refused before the
+ * credentials are read: one per way of authenticating (a token, Basic of a user, Basic of an
+ * application) and the one that works anonymously. A request
  * with bad credentials is counted against the client address on many targets, whose anonymous
  * limit is an ordinary 60 an hour (the seed's counterpart publishes 60): every other operation's
  * bad inputs go with users[0]'s valid credentials, so a whole run stays within that limit
@@ -155,7 +156,17 @@ export function badInputs(op: OperationModel, profile: Profile, count = op.auth.
   }
   if (credentials) out.push(...fc.sample(credentials, { seed: seed - 1, numRuns: CREDENTIAL_INPUTS }));
   const seen = new Set<string>();
-  return out.filter((i) => !seen.has(i.label) && seen.add(i.label));
+  return out.filter((i) => !seen.has(i.label) && seen.add(i.label) && (CREDENTIAL_OPERATIONS.has(op.operationId) || !refusedBeforeAuthentication(i)));
+}
+
+/**
+ * A path a server may refuse before it reads the credentials — past its URL length limit (the
+ * reference's 2048), or percent-encoding that decodes to no UTF-8 — and so charge to the client
+ * address (the reference does, with 414 and 400). It tests the one HTTP layer in front of every
+ * operation of a host: sent to the CREDENTIAL_OPERATIONS only, like garbage credentials.
+ */
+function refusedBeforeAuthentication(input: BadInput): boolean {
+  return Object.values(input.path).some((v) => v.raw === true || v.value.length > 2048);
 }
 
 function credentialInputs(op: OperationModel, input: (label: string, change: Partial<BadInput>) => BadInput): fc.Arbitrary<BadInput> | undefined {
