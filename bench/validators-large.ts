@@ -49,8 +49,8 @@ export async function benchLargeValidation(): Promise<void> {
   if (validateResponse("listPublicEvents", 200, JSON.parse(zeros) as unknown).valid) throw new Error("the wrong page must be invalid");
   const check = validateResponse("listPublicEvents", 200, JSON.parse(valid) as unknown);
   if (!check.valid) throw new Error(`the valid page must be valid: ${JSON.stringify(check.errors[0])}`);
-  printSection("validate an 8 MB feed page of wrong items (4 million zeros)", rows("wrong", zeros), "validation ≤ 3× JSON.parse of the same bytes (linear, whatever the items)");
-  printSection("validate a valid 8 MB feed page (push events)", rows("valid", valid), "validation ≤ 3× JSON.parse of the same bytes");
+  printSection("validate an 8 MB page of wrong activity events (4 million zeros)", rows("wrong", zeros), "validation ≤ 3× JSON.parse of the same bytes (linear, whatever the items)");
+  printSection("validate a valid 8 MB page of activity events (pushes)", rows("valid", valid), "validation ≤ 3× JSON.parse of the same bytes");
   // The same page with its last event wrong: the whole page is read before the error is found.
   const lastWrong = `${valid.slice(0, -1)},0]`;
   printSection("validate the valid 8 MB page with its last item wrong", rows("last wrong", lastWrong), "validation ≤ 3× JSON.parse of the same bytes");
