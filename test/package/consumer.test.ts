@@ -97,8 +97,10 @@ describe("installed sizes and engines", () => {
     expect(top.sort()).toEqual(["@service-contract/validators", "ajv", "ajv-formats", "fast-deep-equal", "fast-uri", "json-schema-traverse", "require-from-string"]);
   });
 
-  it("the toolkit without its optional peers costs at most 120 MB and installs none of them", () => {
-    expect(installs.full.mb).toBeLessThanOrEqual(120);
+  // 123 MB since issues 41 and 42 (120.5 measured, 2026-12-07; under 120 before): refa (diff's
+  // pattern languages, 1.7 MB with its parser) and the validators' explain modules (1.1 MB).
+  it("the toolkit without its optional peers costs at most 123 MB and installs none of them", () => {
+    expect(installs.full.mb).toBeLessThanOrEqual(123);
     for (const peer of ["@stoplight/prism-cli", "@redocly/cli", "playwright-core", "openapi-typescript", "typescript"]) {
       expect(() => readFileSync(join(toolkitProject.project, "node_modules", peer, "package.json")), peer).toThrow();
     }
