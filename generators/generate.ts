@@ -49,8 +49,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   for (const t of options.targets) {
     if (!(t in TARGETS)) throw new Error(`unknown target ${JSON.stringify(t)} (known: ${Object.keys(TARGETS).join(", ")})`);
   }
-  await validateSpec(options.spec);
-  const model = buildModel(options.spec);
+  const model = buildModel(options.spec, await validateSpec(options.spec));
   const input: TargetInput = {
     model,
     portable: portableDocument(model.root, model.schemaFiles, model.specFile),
