@@ -10,6 +10,7 @@ const SECTIONS = {
   },
   startup: async () => (await import("./startup.ts")).benchStartup(),
   generate: async () => (await import("./generate.ts")).benchGenerate(),
+  "generate-check": async () => (await import("./generate-check.ts")).benchGenerateCheck(),
   feeds: async () => (await import("./feeds.ts")).benchFeeds(),
   deliveries: async () => (await import("./deliveries.ts")).benchDeliveries(),
   diff: async () => (await import("./diff.ts")).benchDiff(),

@@ -220,8 +220,9 @@ function deepFreeze<T>(value: T): T {
  * Build the model. The caller has already validated the spec with validateSpec(); the schema files
  * are those under `schemas/` beside the root document.
  */
-export function buildModel(specPath: string): Model {
-  const doc = parse(readFileSync(specPath, "utf8")) as Record<string, Json>;
+export function buildModel(specPath: string, parsedRoot?: unknown): Model {
+  // `parsedRoot`: the root as validateSpec's guard parsed it (the same `yaml` reading as parse()).
+  const doc = (parsedRoot ?? parse(readFileSync(specPath, "utf8"))) as Record<string, Json>;
   const schemaFiles = readSchemaFiles(join(dirname(specPath), "schemas"));
   const schemas = schemaFiles
     .map((f) => ({ name: String(f.schema.title ?? ""), file: f.name, path: f.file, id: f.id }))

@@ -5,8 +5,6 @@ import { createRequire } from "node:module";
 import { operations, schemas, webhooks } from "./tables.js";
 import * as bodies from "./compiled-bodies.js";
 import * as params from "./compiled-params.js";
-import * as bodiesExplain from "./compiled-bodies-explain.js";
-import * as paramsExplain from "./compiled-params-explain.js";
 
 /** Names of every schema, webhook event and operation the validators know. */
 export const schemaNames = Object.freeze(Object.keys(schemas));
@@ -55,9 +53,25 @@ function maxErrorsOf(options) {
  * early stop), a bounded cost. A bigger value is explained by its first error alone.
  */
 const EXPLAIN_NODES = 2000;
-const explainer = new Map();
-for (const [first, every] of [[bodies, bodiesExplain], [params, paramsExplain]]) {
-  for (const name of Object.keys(first)) explainer.set(first[name], every[name]);
+
+/**
+ * The explaining copies are as big as the verdict's (1.1 MB of the package's 2 MB) and only a
+ * failed value needs them, so they are loaded then, not with this module: a program whose values
+ * pass never parses them. require() of an ES module is synchronous (Node 20.19 and later, which
+ * the package's engines ask for), so the API stays synchronous; the load costs about as much as
+ * it did at import time, once, on the first failure.
+ */
+let explainer;
+function explainerOf(validate) {
+  if (explainer === undefined) {
+    const load = createRequire(import.meta.url);
+    explainer = new Map();
+    for (const [first, file] of [[bodies, "./compiled-bodies-explain.js"], [params, "./compiled-params-explain.js"]]) {
+      const every = load(file);
+      for (const name of Object.keys(first)) explainer.set(first[name], every[name]);
+    }
+  }
+  return explainer.get(validate);
 }
 
 /** Whether `value` holds at most `limit` values (itself included); iterative, stops early. */
@@ -95,8 +109,9 @@ function attempt(validate, value) {
 function run(validate, value, prefix = "", options) {
   const first = attempt(validate, value);
   if (first === null) return { valid: true, value };
-  const every = explainer.get(validate);
-  const errors = every && within(value, EXPLAIN_NODES) ? attempt(every, value) : null;
+  const small = within(value, EXPLAIN_NODES);
+  const every = small ? explainerOf(validate) : undefined;
+  const errors = every ? attempt(every, value) : null;
   return { valid: false, errors: toErrors(errors ?? first, prefix, maxErrorsOf(options)) };
 }
 

@@ -37,11 +37,16 @@ function refsIn(doc: unknown): { ref: string; pointer: string }[] {
   return found;
 }
 
-/** Throws UnsafeContractError (one line: the file, the `$ref`, why) when the contract at `rootFile` may not be read. */
-export function guardContract(rootFile: string): void {
+/**
+ * Throws UnsafeContractError (one line: the file, the `$ref`, why) when the contract at `rootFile`
+ * may not be read. Returns the root document as parsed (undefined when it did not parse), so that
+ * a caller that reads it next (generate's model) need not parse 200 kB of YAML a second time.
+ */
+export function guardContract(rootFile: string): unknown {
   const folder = dirname(resolve(rootFile));
   const queue = [resolve(rootFile)];
   const done = new Set<string>();
+  let root: unknown;
   while (queue.length > 0) {
     const file = queue.pop()!;
     if (done.has(file)) continue;
@@ -55,6 +60,7 @@ export function guardContract(rootFile: string): void {
       if (error instanceof UnsafeContractError) throw error;
       continue;
     }
+    if (done.size === 1) root = doc;
     const base = pathToFileURL(file);
     for (const { ref, pointer } of refsIn(doc)) {
       const hash = ref.indexOf("#");
@@ -70,4 +76,5 @@ export function guardContract(rootFile: string): void {
       queue.push(fileURLToPath(target));
     }
   }
+  return root;
 }

@@ -120,7 +120,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
   async function admitSlowly(request: FastifyRequest, reply: FastifyReply, url: string | undefined, presented: TokenLookup): Promise<boolean> {
     let badCredentials = presented.kind === "malformed";
     if (presented.kind === "token") {
-      const viewer = await viewers.lookup(presented.token);
+      const viewer = await viewers.lookup(presented.token, request.raw);
       if (viewer) request.viewer = viewer;
       else badCredentials = true;
     }
@@ -148,7 +148,7 @@ export function installApiHooks(app: FastifyInstance, { db, policies, limiter, v
     if (request.outsideContract) return done();
     const presented = presentedToken(request);
     if (rates && presented.kind !== "malformed" && !(policy?.basic && !policy.token)) {
-      const viewer = presented.kind === "token" ? viewers.cached(presented.token) : ANONYMOUS;
+      const viewer = presented.kind === "token" ? viewers.cached(presented.token, request.raw) : ANONYMOUS;
       if (viewer !== undefined) {
         request.viewer = viewer;
         setRateKey(request);

@@ -54,7 +54,7 @@ export function pollLane({ db, serving, viewers, limiter, forwarded = false }: P
     const header = req.headers.authorization;
     if (header === undefined) return ANONYMOUS;
     const token = tokenInHeader(header);
-    return token === undefined ? undefined : viewers.cached(token);
+    return token === undefined ? undefined : viewers.cached(token, req);
   }
 
   return {

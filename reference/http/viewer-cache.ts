@@ -27,19 +27,34 @@ interface Entry {
 
 export class ViewerCache {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The digest taken for a request, by the request: the poll lane looks a token up before
+   * Fastify's hooks look it up again for the same request (a first poll goes through both), and
+   * one SHA-256 a request is enough. Held as long as the request is.
+   */
+  private readonly digests = new WeakMap<object, { token: string; digest: string }>();
 
   constructor(private readonly db: Database) {}
 
+  /** The token's digest; `request` (the IncomingMessage it came on) lets a second look reuse it. */
+  private digestOf(token: string, request: object | undefined): string {
+    const known = request === undefined ? undefined : this.digests.get(request);
+    if (known !== undefined && known.token === token) return known.digest;
+    const digest = sha256Hex(token);
+    if (request !== undefined) this.digests.set(request, { token, digest });
+    return digest;
+  }
+
   /** The viewer of a token whose lookup has already settled under the current version, else undefined. */
-  cached(token: string): Viewer | undefined {
+  cached(token: string, request?: object): Viewer | undefined {
     if (this.db.kind === "postgres") return undefined;
-    const hit = this.entries.get(sha256Hex(token));
+    const hit = this.entries.get(this.digestOf(token, request));
     return hit && hit.version === tokensVersion() ? hit.settled : undefined;
   }
 
-  lookup(token: string): Promise<Viewer | undefined> {
+  lookup(token: string, request?: object): Promise<Viewer | undefined> {
     if (this.db.kind === "postgres") return viewerForToken(this.db, token);
-    const key = sha256Hex(token);
+    const key = this.digestOf(token, request);
     const version = tokensVersion();
     const hit = this.entries.get(key);
     if (hit && hit.version === version) return hit.viewer;
