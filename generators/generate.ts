@@ -12,7 +12,6 @@ import { runtimeModules } from "./runtime-modules.ts";
 import { isWithin } from "./output.ts";
 import { PACKAGE_ROOT, PACKAGE_SPEC } from "./package-files.ts";
 import { TARGETS, type TargetInput } from "./targets/registry.ts";
-import { startValidatorsWorker } from "./targets/validators/in-worker.ts";
 import type { GeneratedFile } from "./output.ts";
 
 export interface GenerateOptions {
@@ -50,36 +49,17 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   for (const t of options.targets) {
     if (!(t in TARGETS)) throw new Error(`unknown target ${JSON.stringify(t)} (known: ${Object.keys(TARGETS).join(", ")})`);
   }
-  // With other targets to run, the validators' (Ajv, a third of the CPU) run in a worker beside
-  // them, started now so that it loads its modules while the spec is validated.
-  const worker = options.targets.includes("validators") && options.targets.length > 1 ? startValidatorsWorker() : undefined;
-  try {
-    const model = buildModel(options.spec, await validateSpec(options.spec));
-    const input: TargetInput = {
-      model,
-      portable: portableDocument(model.root, model.schemaFiles, model.specFile),
-      source: sourceName(options.spec, options.out ?? "generated"),
-      runtime: runtimeModules(options.out ?? "generated"),
-    };
-    const validators = worker?.run(model, input.source);
-    validators?.catch(() => undefined); // awaited in its turn below
-    // Each target's files, or its error, in the table's order: the first failing target's error
-    // is the one thrown, as when they ran one after the other.
-    const outcomes: (GeneratedFile[] | { error: unknown })[] = [];
-    for (const name of Object.keys(TARGETS)) {
-      if (!options.targets.includes(name)) continue;
-      const run = name === "validators" && validators ? validators : Promise.resolve().then(() => TARGETS[name]!.run(input));
-      outcomes.push(await run.then((files) => files, (error: unknown) => ({ error })));
-      if (name === "types" && "error" in outcomes.at(-1)!) break;
-    }
-    const files: GeneratedFile[] = [];
-    for (const outcome of outcomes) {
-      if ("error" in outcome) throw outcome.error;
-      files.push(...outcome);
-    }
-    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  } finally {
-    worker?.stop();
+  const model = buildModel(options.spec, await validateSpec(options.spec));
+  const input: TargetInput = {
+    model,
+    portable: portableDocument(model.root, model.schemaFiles, model.specFile),
+    source: sourceName(options.spec, options.out ?? "generated"),
+    runtime: runtimeModules(options.out ?? "generated"),
+  };
+  const files: GeneratedFile[] = [];
+  for (const name of Object.keys(TARGETS)) {
+    if (options.targets.includes(name)) files.push(...(await TARGETS[name]!.run(input)));
   }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
