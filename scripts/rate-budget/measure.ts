@@ -70,18 +70,8 @@ async function onReference(): Promise<Record<string, number>> {
   return c.table;
 }
 
-async function onIndependent(): Promise<Record<string, number>> {
-  const server = await startIndependentServer();
-  const c = counter(() => server.api);
-  try {
-    await runSuite({ baseUrl: server.api, authUrl: server.auth, profile: independentProfile(server), fetch: c.fetch, onProgress: c.onProgress });
-  } finally {
-    await server.close();
-  }
-  return c.table;
-}
-
-async function onBlind(start: () => Promise<BlindTarget & { close(): Promise<void> }>, profile: (t: BlindTarget) => Profile): Promise<Record<string, number>> {
+/** One server of the tests: started, run whole with its profile, closed. */
+async function onServer<T extends { api: string; auth: string; close(): Promise<void> }>(start: () => Promise<T>, profile: (t: T) => Profile): Promise<Record<string, number>> {
   const server = await start();
   const c = counter(() => server.api);
   try {
@@ -94,9 +84,9 @@ async function onBlind(start: () => Promise<BlindTarget & { close(): Promise<voi
 
 const tables = [
   await onReference(),
-  await onIndependent(),
-  await onBlind(() => startPrefixed({ retryDelaysMs: [500, 1000, 2000] }), (t) => prefixedProfile(t, PREFIXED_DECISIONS)),
-  await onBlind(() => startPlain({ retryDelaysMs: [500, 1000, 2000] }), (t) => plainProfile(t, PLAIN_DECISIONS)),
+  await onServer(startIndependentServer, (t) => independentProfile(t)),
+  await onServer(() => startPrefixed({ retryDelaysMs: [500, 1000, 2000] }), (t) => prefixedProfile(t as BlindTarget, PREFIXED_DECISIONS)),
+  await onServer(() => startPlain({ retryDelaysMs: [500, 1000, 2000] }), (t) => plainProfile(t as BlindTarget, PLAIN_DECISIONS)),
 ];
 const merged: Record<string, number> = {};
 for (const t of tables) for (const [id, n] of Object.entries(t)) merged[id] = Math.max(merged[id] ?? 0, n);
