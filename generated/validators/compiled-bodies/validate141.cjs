@@ -2,7 +2,7 @@
 "use strict";
 exports.validate141 = validate141;
 const { validate80 } = require("./validate80.cjs");
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://service-contract.dev/schemas/page-build.json","title":"PageBuild","description":"A Pages site build (the `build` of page_build payloads).","type":"object","required":["url","status","error","pusher","commit","duration","created_at","updated_at"],"properties":{"url":{"type":"string","format":"uri"},"status":{"type":"string","example":"built","description":"`built`, `building` or `errored` (not an enum: DECISIONS.md, rule for received payloads)."},"error":{"type":"object","required":["message"],"properties":{"message":{"type":["string","null"],"description":"Why the build failed; null unless `status` is `errored`."}}},"pusher":{"$ref":"user.json","description":"Who pushed the commit that was built."},"commit":{"type":"string","pattern":"^[0-9a-f]{40}$","description":"SHA of the commit built."},"duration":{"type":"integer","minimum":0,"description":"Build time in milliseconds."},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"}}};
+const schema61 = {"properties":{"error":{"properties":{"message":{"type":["string","null"]}}}}};
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 const formats10 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 const pattern6 = new RegExp("^[0-9a-f]{40}$", "u");

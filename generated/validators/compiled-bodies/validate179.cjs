@@ -2,7 +2,7 @@
 "use strict";
 exports.validate179 = validate179;
 const { validate80 } = require("./validate80.cjs");
-const schema77 = {"description":"A file attached to a release.","type":"object","required":["url","id","name","label","state","content_type","size","download_count","created_at","updated_at"],"properties":{"url":{"type":"string","format":"uri"},"browser_download_url":{"type":"string","format":"uri"},"id":{"type":"integer","minimum":1},"name":{"type":"string","minLength":1},"label":{"type":["string","null"]},"state":{"type":"string","enum":["uploaded","open"],"description":"`open` while the upload is in progress."},"content_type":{"type":"string"},"size":{"type":"integer","minimum":0,"description":"Bytes."},"download_count":{"type":"integer","minimum":0},"created_at":{"type":"string","format":"date-time"},"updated_at":{"type":"string","format":"date-time"},"uploader":{"anyOf":[{"$ref":"user.json"},{"type":"null"}],"description":"Who uploaded the asset; null in a feed of the real service (an account since deleted; DECISIONS D-RECEIVED-RESPONSES). The webhook payload requires a user."}}};
+const schema77 = {"properties":{"label":{"type":["string","null"]},"state":{"enum":["uploaded","open"]}}};
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 const formats10 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 const func1 = require("ajv/dist/runtime/ucs2length").default;

@@ -14,7 +14,7 @@ import type { Model } from "../../model.ts";
 import type { GeneratedFile } from "../../output.ts";
 import { generatedHeader } from "../../header.ts";
 import { requireToImports } from "./esm.ts";
-import { compiledModules } from "./modules.ts";
+import { compiledModules, trimSchemaConstants } from "./modules.ts";
 import { validatorsViewModel, type CompileUnit, type MediaEntry, type ValidatorsViewModel } from "./view-model.ts";
 import { validatorDeclarations } from "./declarations.ts";
 import { packageFile } from "../../package-files.ts";
@@ -57,7 +57,7 @@ function compileUnits(model: Model, units: readonly CompileUnit[], options: Opti
 function singleModule(model: Model, units: readonly CompileUnit[], options: Options): string {
   const ajv = compileUnits(model, units, options);
   const exports = Object.fromEntries(units.map((u) => [u.exportName, u.id]));
-  return requireToImports(standaloneCode(ajv, exports));
+  return requireToImports(trimSchemaConstants(ajv, units.map((u) => u.id), standaloneCode(ajv, exports)));
 }
 
 /**

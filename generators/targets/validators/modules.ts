@@ -16,9 +16,9 @@
  * module required second finds the first one's function already there.
  *
  * Two differences from standalone's output, both about values no code reads: a schema object
- * Ajv keeps in scope (the whole schema file, descriptions included) is written only when the
- * function's code names it, and each module requires only the runtime it uses, so ajv-formats
- * (the `date-time` check) is loaded with the first function that checks a date.
+ * Ajv keeps in scope (the whole schema file, descriptions included) is written with only the
+ * parts the code reads (schemaConstant), and each module requires only the runtime it uses, so
+ * ajv-formats (the `date-time` check) is loaded with the first function that checks a date.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnyValidateFunction, SourceCode } from "ajv/dist/types/index.js";
@@ -42,6 +42,83 @@ function sourceOf(validate: unknown, what: string): SourceCode {
   const source = (validate as AnyValidateFunction | undefined)?.source;
   if (!source) throw new Error(`validators: no compiled source for ${what}`);
   return source;
+}
+
+/** `name` where code uses it, with the accessors after it (`.properties.action.enum`, `["x-a"]`, `[0]`). */
+function usesOf(name: string, code: string): string[] {
+  const uses = new RegExp(`(?<![\\w$."'/#-])${name}(?![\\w$]| = )((?:\\.[A-Za-z_$][\\w$]*|\\["(?:[^"\\\\]|\\\\.)*"\\]|\\[\\d+\\])*)`, "g");
+  return [...code.matchAll(uses)].map((m) => m[1]!);
+}
+
+function accessorKeys(chain: string): (string | number)[] {
+  return [...chain.matchAll(/\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]/g)].map((m) => (m[1] ?? (m[2] ? (JSON.parse(m[2]) as string) : Number(m[3]))));
+}
+
+/**
+ * The declaration of a schema object Ajv keeps in scope, for code that uses it: null when the
+ * code never names it (most: Ajv keeps every schema file's object, read only by error
+ * parameters), else the object with only the paths the code reads (`{type: schema28.type}` in an
+ * error's params) — the descriptions of a whole schema file otherwise. Any other use (the object
+ * itself, not through accessors), or a value that is not JSON, keeps it whole.
+ */
+export function schemaConstant(name: string, valueCode: string, code: string): string | null {
+  const uses = usesOf(name, code);
+  if (uses.length === 0) return null;
+  const whole = `const ${name} = ${valueCode};`;
+  if (uses.some((chain) => chain === "")) return whole;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(valueCode);
+  } catch {
+    return whole;
+  }
+  type Node = Record<string | number, unknown>;
+  const kept: Node = Array.isArray(schema) ? ([] as unknown as Node) : {};
+  for (const keys of uses.map(accessorKeys)) {
+    let from = schema as Node;
+    let to = kept;
+    for (const [i, key] of keys.entries()) {
+      const value = from?.[key];
+      if (value === undefined) return whole;
+      if (i === keys.length - 1) to[key] = value;
+      else {
+        to[key] ??= Array.isArray(value) ? [] : {};
+        to = to[key] as Node;
+        from = value as Node;
+      }
+    }
+  }
+  return `const ${name} = ${JSON.stringify(kept)};`;
+}
+
+/**
+ * Standalone's single module with its schema objects cut down as schemaConstant says: the
+ * declarations are found by their exact text, from the scope of every function compiled for `ids`.
+ */
+export function trimSchemaConstants(ajv: Ajv2020, ids: readonly string[], text: string): string {
+  const seen = new Set<string>();
+  const pending = ids.map((id) => sourceOf(ajv.getSchema(id), id));
+  let out = text;
+  while (pending.length > 0) {
+    const source = pending.pop()!;
+    if (seen.has(String(source.validateName))) continue;
+    seen.add(String(source.validateName));
+    for (const [prefix, values] of Object.entries(source.scopeValues)) {
+      for (const scopeName of (values ?? []) as Set<ValueScopeName>) {
+        const ref = scopeName.value?.ref as { validate?: unknown } | undefined;
+        if (prefix === "validate") pending.push(sourceOf(ref, "a referenced schema"));
+        else if (prefix === "root" || prefix === "wrapper") pending.push(sourceOf(ref?.validate, "a referenced schema"));
+        else if (prefix === "schema" && scopeName.value?.code) {
+          const declaration = `const ${String(scopeName)} = ${String(scopeName.value.code)};`;
+          const at = out.indexOf(declaration);
+          if (at < 0) continue;
+          const rest = out.slice(0, at) + out.slice(at + declaration.length);
+          out = out.slice(0, at) + (schemaConstant(String(scopeName), String(scopeName.value.code), rest) ?? "") + out.slice(at + declaration.length);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -86,7 +163,6 @@ function moduleCode(source: SourceCode): { code: string; calls: SourceCode[] } {
     }
     return name;
   };
-  const names = (code: string, name: string): boolean => new RegExp(`(?<![\\w$."'/#-])${name}\\b`).test(code);
   for (const [prefix, values] of Object.entries(source.scopeValues)) {
     for (const scopeName of (values ?? []) as Set<ValueScopeName>) {
       const name = String(scopeName);
@@ -94,8 +170,11 @@ function moduleCode(source: SourceCode): { code: string; calls: SourceCode[] } {
       if (prefix === "validate") call(ref);
       else if (prefix === "root" || prefix === "wrapper") constants.push(`const ${name} = {validate: ${call(ref?.validate)}};`);
       else if (!scopeName.value?.code) throw new Error(`validators: ${self}'s scope value ${name} has no code`);
-      else if (names(body, name)) constants.push(`const ${name} = ${String(scopeName.value.code)};`);
-      else continue;
+      else {
+        const declaration = prefix === "schema" ? schemaConstant(name, String(scopeName.value.code), body) : `const ${name} = ${String(scopeName.value.code)};`;
+        if (declaration === null) continue;
+        constants.push(declaration);
+      }
       defined.add(name);
     }
   }
