@@ -66,7 +66,7 @@ function verdictOf(unit) {
 }
 
 /**
- * The explaining copies are as big as the verdict's (1.1 MB) and only a failed value needs them,
+ * The explaining copies are as big as the verdict's (0.96 MB) and only a failed value needs them,
  * so they are loaded then, not with this module: a program whose values pass never parses them.
  * require() of an ES module is synchronous (Node 20.19 and later, which the package's engines ask
  * for); the load costs about as much as it did at import time, once, on the first failure.
