@@ -21,12 +21,16 @@ function compile(project) {
   if (result.status !== 0) throw new Error(`tsc -p ${project} failed`);
 }
 
-/** The generated validators: JavaScript and their declarations, copied as they are. */
-function copyValidators(to) {
-  const from = join(root, "generated", "validators");
+/**
+ * The generated validators: JavaScript and their declarations, copied as they are, with the
+ * folders of compiled functions (compiled-bodies/*.cjs, one module per function).
+ */
+function copyValidators(to, from = join(root, "generated", "validators")) {
   mkdirSync(to, { recursive: true });
-  for (const name of readdirSync(from)) {
-    if (name.endsWith(".js") || name.endsWith(".d.ts")) copyFileSync(join(from, name), join(to, name));
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const name = entry.name;
+    if (entry.isDirectory()) copyValidators(join(to, name), join(from, name));
+    else if (name.endsWith(".js") || name.endsWith(".cjs") || name.endsWith(".d.ts")) copyFileSync(join(from, name), join(to, name));
   }
 }
 

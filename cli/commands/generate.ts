@@ -64,7 +64,7 @@ export const generateCommand: CommandFactory = (setExit) =>
         "\nOutside this package, client/ and server/ import their runtime from service-contract/runtime/…,\n" +
         "so the project they are written into needs service-contract (and fastify, for server/) installed.\n" +
         "validators/ is JavaScript with declarations, which tsc does not copy: a project that compiles into\n" +
-        "another folder (outDir) copies validators/*.js there too.\n" +
+        "another folder (outDir) copies the validators/ folder there too, with its subfolders.\n" +
         "Exit codes: 0 written or up to date, 1 --check found drift, 2 a usage or spec error.",
     )
     .action(async (opts: GenerateCliOptions) => {

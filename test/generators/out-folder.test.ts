@@ -65,7 +65,7 @@ describe("generate --out into another project", () => {
     const result = await runCli(["generate", "--spec", "contract/openapi.yaml", "--out", out], { cwd: project });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`wrote 16 files to ${out}/\n`);
+    expect(result.stdout).toBe(`wrote 23 files to ${out}/\n`);
     const files = listFiles(join(project, out)).map((f) => relative(join(project, out), f).split("\\").join("/")).sort();
     expect(files).toEqual(listFiles(join(repoRoot, "test/fixtures/mini/golden")).map((f) => relative(join(repoRoot, "test/fixtures/mini/golden"), f).split("\\").join("/")).sort());
   }, ceiling(60_000));
@@ -141,7 +141,7 @@ describe("generate --out into another project", () => {
     expect(clean.code, clean.stdout).toBe(0);
     const missing = await runCli(["generate", "--check", "--spec", "contract/openapi.yaml", "--out", "src/elsewhere"], { cwd: project });
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toMatch(/^src\/elsewhere\/ does not exist: 16 new, 0 changed, 0 deleted\n/);
+    expect(missing.stdout).toMatch(/^src\/elsewhere\/ does not exist: 23 new, 0 changed, 0 deleted\n/);
     expect(missing.stdout).toContain("  new:     src/elsewhere/client/client.ts\n");
     expect(existsSync(join(project, "src/elsewhere"))).toBe(false);
   }, ceiling(60_000));

@@ -107,10 +107,12 @@ describe("validators target output", () => {
   }, ceiling(120_000));
 
   it("writes the compiled modules, tables, API and declarations", () => {
-    expect([...files.keys()]).toEqual([
-      "validators/compiled-bodies.js",
+    const paths = [...files.keys()];
+    const folder = (family: string) => paths.filter((p) => p.startsWith(`validators/compiled-${family}/`));
+    expect(folder("bodies").length).toBeGreaterThan(100);
+    expect(folder("params").length).toBeGreaterThan(10);
+    expect(paths.filter((p) => !/^validators\/compiled-(bodies|params)\//.test(p))).toEqual([
       "validators/compiled-bodies-explain.js",
-      "validators/compiled-params.js",
       "validators/compiled-params-explain.js",
       "validators/tables.js",
       "validators/index.js",
@@ -118,7 +120,33 @@ describe("validators target output", () => {
     ]);
   });
 
-  it.each(["validators/compiled-bodies.js", "validators/compiled-bodies-explain.js", "validators/compiled-params.js", "validators/compiled-params-explain.js"])("%s is real ESM: imports only Ajv's runtime helpers and formats, no require", (path) => {
+  it.each(["bodies", "params"])("compiled-%s/ holds one CommonJS module per compiled function, requiring only its callees and Ajv's runtime", (family) => {
+    const modules = [...files].filter(([p]) => p.startsWith(`validators/compiled-${family}/`));
+    const names = new Set(modules.map(([p]) => /\/(validate\d+)\.cjs$/.exec(p)![1]));
+    expect(names.size).toBe(modules.length);
+    for (const [path, text] of modules) {
+      const self = /\/(validate\d+)\.cjs$/.exec(path)![1]!;
+      // (booleans, not toMatch: a failure must not print the generated code)
+      expect(text.includes(`\n"use strict";\nexports.${self} = ${self};\n`), path).toBe(true);
+      expect(text.match(/^exports\./gm), path).toHaveLength(1);
+      expect(/^(import|export) /m.test(text), path).toBe(false);
+      expect(new RegExp(`^function ${self}\\(`, "m").test(text), path).toBe(true);
+      for (const [, specifier] of text.matchAll(/require\("([^"]+)"\)/g)) {
+        const sibling = /^\.\/(validate\d+)\.cjs$/.exec(specifier!);
+        if (sibling) expect(names.has(sibling[1]!), `${path} requires ${specifier}`).toBe(true);
+        else expect(specifier).toMatch(/^(ajv\/dist\/runtime\/[a-z0-9]+|ajv-formats\/dist\/formats)$/);
+      }
+    }
+    // Every unit of the family is one of these functions, as tables.js names it.
+    const tables = files.get("validators/tables.js")!;
+    const units = family === "bodies" ? validatorsViewModel(model).bodies : validatorsViewModel(model).params;
+    for (const unit of units) {
+      const fn = new RegExp(`${unit.exportName}: unit\\("${family}", "${unit.exportName}", "(validate\\d+)"\\)`).exec(tables)?.[1];
+      expect(fn && names.has(fn), unit.exportName).toBe(true);
+    }
+  });
+
+  it.each(["validators/compiled-bodies-explain.js", "validators/compiled-params-explain.js"])("%s is real ESM: imports only Ajv's runtime helpers and formats, no require", (path) => {
     const text = files.get(path)!;
     // (booleans, not toMatch: a failure must not print 800 KB of generated code)
     expect(/\brequire\s*\(/.test(text)).toBe(false);

@@ -14,7 +14,8 @@ import type { Model } from "../../model.ts";
 import type { GeneratedFile } from "../../output.ts";
 import { generatedHeader } from "../../header.ts";
 import { requireToImports } from "./esm.ts";
-import { validatorsViewModel, type CompileUnit } from "./view-model.ts";
+import { compiledModules, trimSchemaConstants } from "./modules.ts";
+import { validatorsViewModel, type CompileUnit, type MediaEntry, type ValidatorsViewModel } from "./view-model.ts";
 import { validatorDeclarations } from "./declarations.ts";
 import { packageFile } from "../../package-files.ts";
 
@@ -34,7 +35,8 @@ function render(template: string, view: object): string {
 // which halves the code and so the import time; calls between them cost next to nothing.
 const COMPILE_OPTIONS: Options = { code: { source: true, esm: true, lines: false }, inlineRefs: false };
 
-function compileModule(model: Model, units: readonly CompileUnit[], options: Options): string {
+/** An Ajv instance with every unit compiled, or the problem naming the unit Ajv refused. */
+function compileUnits(model: Model, units: readonly CompileUnit[], options: Options): ReturnType<typeof createAjv> {
   const ajv = createAjv(model.schemaFiles, { ...COMPILE_OPTIONS, ...options });
   for (const unit of units) if (unit.schema) ajv.addSchema({ ...unit.schema, $id: unit.id });
   // Compile one unit at a time first, so a schema Ajv refuses in strict mode (an unknown keyword,
@@ -48,8 +50,25 @@ function compileModule(model: Model, units: readonly CompileUnit[], options: Opt
       throw problem("SPEC_INVALID", file ?? model.specFile, "#", message);
     }
   }
+  return ajv;
+}
+
+/** One ES module of every unit's function, each exported under the unit's name (standalone). */
+function singleModule(model: Model, units: readonly CompileUnit[], options: Options): string {
+  const ajv = compileUnits(model, units, options);
   const exports = Object.fromEntries(units.map((u) => [u.exportName, u.id]));
-  return requireToImports(standaloneCode(ajv, exports));
+  return requireToImports(trimSchemaConstants(ajv, units.map((u) => u.id), standaloneCode(ajv, exports)));
+}
+
+/**
+ * One CommonJS module per compiled function under `validators/<folder>/` (modules.ts), and for
+ * each unit the function that validates it, which tables.js names.
+ */
+function moduleFolder(model: Model, units: readonly CompileUnit[], options: Options, folder: string, header: string): { files: GeneratedFile[]; functions: Map<string, string> } {
+  const ajv = compileUnits(model, units, options);
+  const { modules, functionOf } = compiledModules(ajv, units.map((u) => u.id));
+  const files = modules.map((m) => ({ path: `validators/${folder}/${m.name}.cjs`, contents: header + m.code }));
+  return { files, functions: new Map(units.map((u) => [u.exportName, functionOf.get(u.id)!])) };
 }
 
 /**
@@ -65,15 +84,43 @@ const EVERY_ERROR: Options = { allErrors: true };
 // Path, query and header values arrive as strings; coerce them as an HTTP framework would.
 const PARAMS: Options = { coerceTypes: true };
 
+/**
+ * The operations table of tables.js as JSON, one operation a line: each validator as
+ * "bodies.<export name>" or "params.<export name>", which tables.js resolves. Escaped for a
+ * template literal (a backslash, a backtick and `${` stand for themselves).
+ */
+function operationsJson(operations: ValidatorsViewModel["operations"]): string {
+  const ref = (family: string, name: string | null): string | null => (name ? `${family}.${name}` : null);
+  const media = (entries: readonly MediaEntry[]) => Object.fromEntries(entries.map((m) => [m.mediaType, ref("bodies", m.exportName)]));
+  const lines = operations.map((op) => {
+    const table = {
+      request: {
+        path: ref("params", op.request.path),
+        query: ref("params", op.request.query),
+        headers: ref("params", op.request.headers),
+        bodyRequired: op.request.bodyRequired,
+        body: media(op.request.body),
+      },
+      responses: Object.fromEntries(op.responses.map((r) => [r.status, { headers: ref("params", r.headers), content: media(r.content) }])),
+    };
+    return `  ${JSON.stringify(op.id)}: ${JSON.stringify(table)}`;
+  });
+  return `{\n${lines.join(",\n")}\n}`.replace(/[\\`$]/g, "\\$&");
+}
+
 export function validatorsTarget(model: Model, source: string): GeneratedFile[] {
   const view = validatorsViewModel(model);
   const header = generatedHeader(source);
+  const bodies = moduleFolder(model, view.bodies, FIRST_ERROR, "compiled-bodies", header);
+  const params = moduleFolder(model, view.params, { ...PARAMS, ...FIRST_ERROR }, "compiled-params", header);
+  const units = (family: string, list: readonly CompileUnit[], functions: Map<string, string>) =>
+    list.map((u) => ({ family, exportName: u.exportName, fn: functions.get(u.exportName)! }));
   return [
-    { path: "validators/compiled-bodies.js", contents: header + compileModule(model, view.bodies, FIRST_ERROR) },
-    { path: "validators/compiled-bodies-explain.js", contents: header + compileModule(model, view.bodies, EVERY_ERROR) },
-    { path: "validators/compiled-params.js", contents: header + compileModule(model, view.params, { ...PARAMS, ...FIRST_ERROR }) },
-    { path: "validators/compiled-params-explain.js", contents: header + compileModule(model, view.params, { ...PARAMS, ...EVERY_ERROR }) },
-    { path: "validators/tables.js", contents: render("tables.js.hbs", { header, ...view }) },
+    ...bodies.files,
+    { path: "validators/compiled-bodies-explain.js", contents: header + singleModule(model, view.bodies, EVERY_ERROR) },
+    ...params.files,
+    { path: "validators/compiled-params-explain.js", contents: header + singleModule(model, view.params, { ...PARAMS, ...EVERY_ERROR }) },
+    { path: "validators/tables.js", contents: render("tables.js.hbs", { header, ...view, operationsJson: operationsJson(view.operations), bodyUnits: units("bodies", view.bodies, bodies.functions), paramUnits: units("params", view.params, params.functions) }) },
     { path: "validators/index.js", contents: render("index.js.hbs", { header }) },
     { path: "validators/index.d.ts", contents: validatorDeclarations(model, header) },
   ];
