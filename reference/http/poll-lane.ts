@@ -62,13 +62,6 @@ export function pollLane({ db, serving, viewers, limiter, forwarded = false }: P
   const rates = limiter.sync;
   let answered = 0;
 
-  function viewerOf(req: IncomingMessage): Viewer | undefined {
-    const header = req.headers.authorization;
-    if (header === undefined) return ANONYMOUS;
-    const token = tokenInHeader(header);
-    return token === undefined ? undefined : viewers.cached(token, req);
-  }
-
   /** The rate-limit headers, appended in the order the API hooks set them. */
   function rateHeaders(headers: OutgoingHttpHeaders, rate: RateState): void {
     headers["x-ratelimit-limit"] = rate.limit;
@@ -117,6 +110,18 @@ export function pollLane({ db, serving, viewers, limiter, forwarded = false }: P
     return true;
   }
 
+  /** Answer as the full path would for `viewer`, if the lane can; true when answered. */
+  function answerAs(req: IncomingMessage, res: ServerResponse, viewer: Viewer, method: string, ifNoneMatch: string | undefined, sync: SyncRates): boolean {
+    const key = NotModifiedIndex.key(viewer, req.url ?? "");
+    const version = key === undefined ? undefined : eventsVersionNow(db);
+    const served = version === undefined ? undefined : serving.notModified.served(key!, version);
+    if (served === undefined) return false;
+    if (ifNoneMatch !== undefined && ifNoneMatchHits(ifNoneMatch, served.etag)) notModified(req, res, viewer, served, sync);
+    else if (method !== "GET" || !page(req, res, viewer, served, version!, sync)) return false;
+    answered += 1;
+    return true;
+  }
+
   return {
     get answered() {
       return answered;
@@ -127,16 +132,16 @@ export function pollLane({ db, serving, viewers, limiter, forwarded = false }: P
       // A 304 for GET and HEAD; the page only for GET (a HEAD that gets a 200 goes the full way).
       if (rates === undefined || (method !== "GET" && (method !== "HEAD" || ifNoneMatch === undefined))) return false;
       if (forwarded && isForwarded(req)) return false;
-      const viewer = viewerOf(req);
-      if (viewer === undefined) return false;
-      const key = NotModifiedIndex.key(viewer, req.url ?? "");
-      const version = key === undefined ? undefined : eventsVersionNow(db);
-      const served = version === undefined ? undefined : serving.notModified.served(key!, version);
-      if (served === undefined) return false;
-      if (ifNoneMatch !== undefined && ifNoneMatchHits(ifNoneMatch, served.etag)) notModified(req, res, viewer, served, rates);
-      else if (method !== "GET" || !page(req, res, viewer, served, version!, rates)) return false;
-      answered += 1;
-      return true;
+      const header = req.headers.authorization;
+      if (header === undefined) return answerAs(req, res, ANONYMOUS, method, ifNoneMatch, rates);
+      const token = tokenInHeader(header);
+      if (token === undefined) return false;
+      const digest = viewers.digest(token);
+      const viewer = viewers.cachedByDigest(digest);
+      if (viewer !== undefined && answerAs(req, res, viewer, method, ifNoneMatch, rates)) return true;
+      // The hooks look the same token up for this request: one SHA-256 a request is enough.
+      viewers.passOn(req, token, digest);
+      return false;
     },
   };
 }
