@@ -3,7 +3,9 @@
  * (30 push events, page 1 of /repos/octocat/hello-world/events) and for its 304, each against the
  * floor — a bare `node:http` server sending the same bytes and headers from memory. Targets: 200s
  * at ≥ 50% of the floor, 304s at ≥ 70%; and the 200 against `service-contract mock` (Prism, run
- * as the command runs it) on the same path: ≥ 10×.
+ * as the command runs it) on the same path: ≥ 10×. Two rows send a stale `If-None-Match` (issue
+ * 43, ≥ 75%): on the URL the token was already served (the poll lane's repeat), and on a URL of
+ * its own per request (`?poll=<id>`, ignored by the contract): a viewer's first poll, the full path.
  *
  * With an admin PostgreSQL URL (TEST_DATABASE_URL or BENCH_DATABASE_URL) a last row measures the
  * 304 through a round-robin proxy to two instances on one database, against the same proxy in
