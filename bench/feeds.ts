@@ -3,7 +3,9 @@
  * (30 push events, page 1 of /repos/octocat/hello-world/events) and for its 304, each against the
  * floor — a bare `node:http` server sending the same bytes and headers from memory. Targets: 200s
  * at ≥ 50% of the floor, 304s at ≥ 70%; and the 200 against `service-contract mock` (Prism, run
- * as the command runs it) on the same path: ≥ 10×.
+ * as the command runs it) on the same path: ≥ 10×. Two rows send a stale `If-None-Match` (issue
+ * 43, ≥ 75%): on the URL the token was already served (the poll lane's repeat), and on a URL of
+ * its own per request (`?poll=<id>`, ignored by the contract): a viewer's first poll, the full path.
  *
  * With an admin PostgreSQL URL (TEST_DATABASE_URL or BENCH_DATABASE_URL) a last row measures the
  * 304 through a round-robin proxy to two instances on one database, against the same proxy in
@@ -37,7 +39,9 @@ interface AutocannonOptions {
   connections: number;
   duration: number;
   headers?: Record<string, string>;
-  requests?: { headers?: Record<string, string> }[];
+  requests?: { headers?: Record<string, string>; path?: string }[];
+  /** Replace `[<id>]` in each request with an id of its own (rebuilds every request). */
+  idReplacement?: boolean;
 }
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
@@ -47,15 +51,20 @@ const WARMUP_SECONDS = 1;
 const CONNECTIONS = 10;
 
 /** Requests/s and their count; fails when any answer is not `expected` (a 403 or a 500 would inflate the figure). */
-async function run(url: string, expected: number, headers: Record<string, string>, tokens: string[] | undefined, duration = SECONDS): Promise<{ perSecond: number; total: number }> {
+async function run(url: string, expected: number, headers: Record<string, string>, tokens: string[] | undefined, duration = SECONDS, unique = false): Promise<{ perSecond: number; total: number }> {
+  // A URL of its own for each request (an ignored query parameter, autocannon's `[<id>]`): a
+  // viewer's first poll of that URL, which nothing has answered before.
+  const path = unique ? `${new URL(url).pathname}?poll=[<id>]` : undefined;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration,
     headers,
     // One pre-built request per token, cycled by each connection: rebuilding a request per send
-    // (setupRequest) made the load generator, not the server, the limit of the token runs.
-    requests: tokens ? tokens.map((token) => ({ headers: { ...headers, authorization: `token ${token}` } })) : undefined,
+    // (setupRequest) made the load generator, not the server, the limit of the token runs. The
+    // unique row rebuilds every request (the same for all three servers).
+    requests: tokens ? tokens.map((token) => ({ headers: { ...headers, authorization: `token ${token}` }, ...(path ? { path } : {}) })) : undefined,
+    ...(unique ? { idReplacement: true } : {}),
   });
   const other = Object.entries(result.statusCodeStats ?? {}).filter(([status]) => Number(status) !== expected);
   if (result.errors > 0 || other.length > 0) throw new Error(`bench/feeds: ${url} answered ${JSON.stringify(result.statusCodeStats)} with ${result.errors} errors, expected only ${expected}`);
@@ -105,6 +114,8 @@ interface Row {
   /** The reference's ratio to the floor that the row must reach; none for a row shown for information. */
   target?: number;
   note?: string;
+  /** Each request to a URL of its own (`?poll=<id>`): a first poll, never a repeat. */
+  unique?: boolean;
   /** What each subject is, when not the single-instance rows' floor, control and reference. */
   labels?: Record<Subject, string>;
 }
@@ -127,14 +138,14 @@ interface Measured {
  */
 async function measure(urls: Record<Subject, string>, row: Row, cpu: () => Promise<number>): Promise<Measured> {
   const subjects: Subject[] = ["floor", "control", "reference"];
-  for (const subject of subjects) await run(urls[subject], row.expected, row.headers, row.tokens, WARMUP_SECONDS);
+  for (const subject of subjects) await run(urls[subject], row.expected, row.headers, row.tokens, WARMUP_SECONDS, row.unique);
   const rounds: Record<Subject, number[]> = { floor: [], control: [], reference: [] };
   const cpus: Record<Subject, number[]> = { floor: [], control: [], reference: [] };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? subjects : [...subjects].reverse();
     for (const subject of order) {
       const before = await cpu();
-      const result = await run(urls[subject], row.expected, row.headers, row.tokens);
+      const result = await run(urls[subject], row.expected, row.headers, row.tokens, SECONDS, row.unique);
       cpus[subject].push(((await cpu()) - before) / result.total);
       rounds[subject].push(result.perSecond);
     }
@@ -216,11 +227,21 @@ export async function benchFeeds(): Promise<void> {
     { title: "feeds: 304 on If-None-Match, with a token", expected: 304, headers: conditional, tokens, target: 0.7 },
     { title: "feeds: 304 on If-None-Match, anonymous", expected: 304, headers: conditional, tokens: undefined, target: 0.7 },
     {
-      title: "feeds: 200 page on a stale If-None-Match, with a token (the full path)",
+      title: "feeds: 200 page on a stale If-None-Match, with a token, the URL already served to the token",
       expected: 200,
       headers: { "if-none-match": '"stale"' },
       tokens,
-      note: "no target: the rows above are repeated polls, which the polling shortcut answers; this one goes through validation, handler and response writing, as a viewer's first poll of a URL does",
+      target: 0.75,
+      note: "a repeat of a page this viewer was served, whose tag the poller lost or never had: the poll lane answers it (before issue 43 it took the full path)",
+    },
+    {
+      title: "feeds: 200 page on a stale If-None-Match, with a token, a URL never served to the token (a first poll: the full path)",
+      expected: 200,
+      headers: { "if-none-match": '"stale"' },
+      tokens,
+      unique: true,
+      target: 0.75,
+      note: "each request names a URL of its own (`?poll=<id>`, a query parameter the contract ignores), so nothing has answered it before: validation, hooks, handler and response writing, as a viewer's first poll of a URL; the load generator rebuilds every request here, for all three servers",
     },
   ];
   process.stdout.write(`\n# feeds: autocannon ${CONNECTIONS} connections; per row ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds × ${SECONDS} s (load average before: ${loadBefore})\n`);

@@ -48,7 +48,30 @@ export class ViewerCache {
   /** The viewer of a token whose lookup has already settled under the current version, else undefined. */
   cached(token: string, request?: object): Viewer | undefined {
     if (this.db.kind === "postgres") return undefined;
-    const hit = this.entries.get(this.digestOf(token, request));
+    return this.settled(this.digestOf(token, request));
+  }
+
+  /**
+   * The same by the token's digest (`digest`), for the poll lane, which answers most requests
+   * itself: it takes the digest without remembering it (a WeakMap entry per request cost about
+   * as much as the SHA-256) and hands it on (`passOn`) only with a request it leaves to the hooks.
+   */
+  cachedByDigest(digest: string): Viewer | undefined {
+    return this.db.kind === "postgres" ? undefined : this.settled(digest);
+  }
+
+  /** The token's digest, as the cache keys it. */
+  digest(token: string): string {
+    return sha256Hex(token);
+  }
+
+  /** Remember `digest` (of `token`) for `request`, which goes on to the hooks. */
+  passOn(request: object, token: string, digest: string): void {
+    this.digests.set(request, { token, digest });
+  }
+
+  private settled(digest: string): Viewer | undefined {
+    const hit = this.entries.get(digest);
     return hit && hit.version === tokensVersion() ? hit.settled : undefined;
   }
 

@@ -1,6 +1,6 @@
 /**
- * A viewer's first poll (a 200 on a stale `If-None-Match`) goes through the poll lane, which
- * cannot answer it, and then through Fastify's hooks: both look the token up, and one SHA-256 of
+ * A viewer's first poll of a URL (a 200 on a stale `If-None-Match`, the URL never served to this
+ * viewer) goes through the poll lane, which cannot answer it, and then through Fastify's hooks: both look the token up, and one SHA-256 of
  * it a request is enough (issue 43: the digest is remembered by the request, never by the token).
  * Counted at node:crypto's `hash`, replaced for the one request (syncBuiltinESMExports carries the
  * replacement to the modules that imported it by name) and put back after it.
@@ -38,7 +38,10 @@ it("hashes the token once for a first poll that the lane passes on to the full p
   // The first request settles the token's lookup (from then on the lane can see it).
   await (await fetch(`${t.api}${PUBLIC}`, { headers: auth(token) })).arrayBuffer();
   const { hashed, result: status } = await hashedDuring(async () => {
-    const res = await fetch(`${t.api}${PUBLIC}`, { headers: { ...auth(token), "if-none-match": '"stale"' } });
+    // A URL never served to this token (an ignored query parameter): the lane cannot answer it.
+    const answered = t.server.lane.answered;
+    const res = await fetch(`${t.api}${PUBLIC}?first=1`, { headers: { ...auth(token), "if-none-match": '"stale"' } });
+    expect(t.server.lane.answered).toBe(answered);
     await res.arrayBuffer();
     return res.status;
   });

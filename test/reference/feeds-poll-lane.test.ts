@@ -1,8 +1,11 @@
 /**
- * The poll lane (reference/http/poll-lane.ts) answers a repeated conditional poll before Fastify
- * routes it. These tests check that it does answer (its count moves), that its 304 is the full
- * path's 304 header for header, and that it leaves alone every request whose answer it cannot know:
- * those then get the full path's answer (401, 200, 304 from the hooks), and the count stays put.
+ * The poll lane (reference/http/poll-lane.ts) answers a repeated poll before Fastify routes it:
+ * the 304 of a conditional poll, and the page again (no `If-None-Match`, or a tag that is not the
+ * page's). These tests check that it does answer (its count moves), that its answers are the full
+ * path's header for header (in order) and byte for byte, that its 200 counts against the rate
+ * limit as the full path's does, and that it leaves alone every request whose answer it cannot
+ * know: those then get the full path's answer (401, 403, 200, 304 from the hooks), and the count
+ * stays put.
  */
 import { request } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -81,31 +84,70 @@ describe("the poll lane", () => {
     expect(`x-ratelimit-remaining: ${Number(counted.headers.get("x-ratelimit-remaining")) + 1}`).toBe([...remaining][0]);
   });
 
-  it("answers HEAD too, and leaves a GET without If-None-Match to Fastify", async () => {
+  it("answers HEAD's 304 too, and leaves a HEAD that is not a 304 to Fastify", async () => {
     const etag = await etagOf(PUBLIC);
     await raw(PUBLIC, { "if-none-match": etag });
     const before = t.server.lane.answered;
     expect((await raw(PUBLIC, { "if-none-match": etag }, "HEAD")).status).toBe(304);
     expect(t.server.lane.answered).toBe(before + 1);
-    const page = await raw(PUBLIC, {});
-    expect(page.status).toBe(200);
+    const head = await raw(PUBLIC, { "if-none-match": '"stale"' }, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body).toBe("");
+    expect((await raw(PUBLIC, {}, "HEAD")).status).toBe(200);
     expect(t.server.lane.answered).toBe(before + 1);
   });
 
-  it("leaves a stale tag, a made-up token, a malformed header, Basic and access_token to the full path", async () => {
+  it("answers a repeated page — no If-None-Match, or a stale one — with the full path's 200, header for header and byte for byte, counted", async () => {
+    // A URL this token was never served (an ignored query parameter): the first answer is the full path's.
+    const path = `${PUBLIC}?per_page=30&lane=page`;
+    const before = t.server.lane.answered;
+    const full = await raw(path, { ...auth(token), "if-none-match": '"stale"' });
+    expect(full.status).toBe(200);
+    expect(t.server.lane.answered).toBe(before);
+    const again = await raw(path, auth(token));
+    const stale = await raw(path, { ...auth(token), "if-none-match": '"stale", W/"other"' });
+    expect(t.server.lane.answered).toBe(before + 2);
+    const remainingOf = (answer: { headers: string[] }) => Number(answer.headers.find((h) => h.startsWith("x-ratelimit-remaining: "))!.slice("x-ratelimit-remaining: ".length));
+    // Each 200 counts, the lane's as the full path's.
+    expect([remainingOf(again), remainingOf(stale)]).toEqual([remainingOf(full) - 1, remainingOf(full) - 2]);
+    const withoutRemaining = (answer: { status: number; headers: string[]; body: string }) => ({ ...answer, headers: answer.headers.filter((h) => !h.startsWith("x-ratelimit-remaining: ")) });
+    expect(withoutRemaining(again)).toEqual(withoutRemaining(full));
+    expect(withoutRemaining(stale)).toEqual(withoutRemaining(full));
+    expect(full.headers.map((h) => h.slice(0, h.indexOf(":")))).toEqual([
+      "etag", "x-poll-interval", "content-type", "x-oauth-scopes", "x-accepted-oauth-scopes",
+      "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "content-length", "Connection", "Keep-Alive",
+    ]);
+    // And the next full-path answer (a URL not yet served) goes on counting from the lane's.
+    const counted = await fetch(`${t.api}${path}&again=1`, { headers: { ...auth(token), "if-none-match": '"another"' } });
+    await counted.arrayBuffer();
+    expect(Number(counted.headers.get("x-ratelimit-remaining"))).toBe(remainingOf(full) - 3);
+    // Anonymous callers too, with the anonymous limit's headers.
+    const anonymous = await raw(path, {});
+    expect(t.server.lane.answered).toBe(before + 2);
+    const repeated = await raw(path, { "if-none-match": '"stale"' });
+    expect(t.server.lane.answered).toBe(before + 3);
+    expect(remainingOf(repeated)).toBe(remainingOf(anonymous) - 1);
+    expect(withoutRemaining(repeated)).toEqual(withoutRemaining(anonymous));
+    expect(t.violations).toEqual([]);
+  });
+
+  it("leaves a made-up token, a malformed header, Basic and access_token to the full path", async () => {
     const etag = await etagOf(PUBLIC, auth(token));
     expect((await raw(PUBLIC, { ...auth(token), "if-none-match": etag })).status).toBe(304);
     const before = t.server.lane.answered;
-    const stale = await raw(PUBLIC, { ...auth(token), "if-none-match": '"not-the-tag"' });
-    expect(stale.status).toBe(200);
     const madeUp = await raw(PUBLIC, { authorization: "token 0000000000000000000000000000000000000000", "if-none-match": etag });
     expect(madeUp.status).toBe(401);
     expect(JSON.parse(madeUp.body)).toMatchObject({ message: "Bad credentials" });
+    expect((await raw(PUBLIC, { authorization: "token 0000000000000000000000000000000000000000" })).status).toBe(401);
     expect((await raw(PUBLIC, { authorization: `token ${token} extra`, "if-none-match": etag })).status).toBe(401);
+    expect((await raw(PUBLIC, { authorization: `token ${token} extra` })).status).toBe(401);
     // Basic is not a credential the feeds take: anonymous there, and never the lane's to judge.
     expect((await raw(PUBLIC, { authorization: basic(DEMO.octocat.login, DEMO.octocat.password), "if-none-match": etag })).status).toBe(304);
+    expect((await raw(PUBLIC, { authorization: basic(DEMO.octocat.login, DEMO.octocat.password) })).status).toBe(200);
     expect((await raw(`${PUBLIC}?access_token=${token}`, { "if-none-match": etag })).status).toBe(304);
     expect((await raw(`${PUBLIC}?access_token=${token}`, { "if-none-match": etag })).status).toBe(304);
+    expect((await raw(`${PUBLIC}?access_token=${token}`, {})).status).toBe(200);
+    expect((await raw(`${PUBLIC}?access_token=${token}`, {})).status).toBe(200);
     expect(t.server.lane.answered).toBe(before);
   });
 
@@ -115,9 +157,13 @@ describe("the poll lane", () => {
     const first = t.server.lane.answered;
     expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": etag })).status).toBe(304);
     expect(t.server.lane.answered).toBe(first + 1);
+    const lanePage = await raw(PUBLIC, auth(fresh));
+    expect(t.server.lane.answered).toBe(first + 2);
     await insertEvents(t.server.db, { actor: "octocat", repo: "octocat/hello-world" }, t.api);
     const changed = await raw(PUBLIC, { ...auth(fresh), "if-none-match": etag });
+    expect(t.server.lane.answered).toBe(first + 2);
     expect(changed.status).toBe(200);
+    expect(changed.body).not.toBe(lanePage.body);
     const newTag = changed.headers.find((h) => h.startsWith("etag: "))!.slice("etag: ".length);
     expect(newTag).not.toBe(etag);
     expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": newTag })).status).toBe(304);
@@ -126,6 +172,8 @@ describe("the poll lane", () => {
     const before = t.server.lane.answered;
     await deleteAuthorization(t.server.db, id);
     expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": newTag })).status).toBe(401);
+    expect((await raw(PUBLIC, auth(fresh))).status).toBe(401);
+    expect((await raw(PUBLIC, { ...auth(fresh), "if-none-match": '"stale"' })).status).toBe(401);
     expect(t.server.lane.answered).toBe(before);
   });
 });
