@@ -62,12 +62,16 @@ describe("requireToImports", () => {
     ],
     [
       'const f = require("x").a;const g = require("y").b;const h = require("x").c;',
-      'import __runtime0 from "x.js";\nimport __runtime1 from "y.js";\nconst f = __runtime0.a;const g = __runtime1.b;const h = __runtime0.c;',
+      'import * as __runtime0 from "x.js";\nimport * as __runtime1 from "y.js";\nconst f = __runtime0.a;const g = __runtime1.b;const h = __runtime0.c;',
     ],
     ["export const v = validate0;", "export const v = validate0;"],
   ])("%s", (input, output) => {
     expect(requireToImports(input)).toBe(output);
     expect(requireToImports(input)).not.toMatch(/require\(/);
+  });
+
+  it("refuses a module read both whole and as its default (one import could not serve both)", () => {
+    expect(() => requireToImports('const a = require("x").default;const b = require("x").c;')).toThrow(/both whole and as its default/);
   });
 });
 

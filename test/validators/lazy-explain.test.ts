@@ -33,3 +33,19 @@ it("imports and passes a value without the explaining copies, and looks for them
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
   expect(JSON.parse(out)).toEqual({ good: true, bad: "MODULE_NOT_FOUND" });
 });
+
+// The explaining modules are ES modules loaded with require(); under a transpiling loader (tsx,
+// which runs the reference in a clone) a default import of ajv-formats is `exports.default` —
+// undefined — and loading them threw on the first explained failure (a 500 from a server
+// validating its answers). Both ways must explain a date-time failure the same way.
+it.each([
+  ["plain Node", []],
+  ["Node with tsx's loader", ["--import", "tsx"]],
+])("explains a failed value under %s", (_name, flags) => {
+  const script = `
+    import { validateSchema } from ${JSON.stringify(join(root, "generated/validators/index.js"))};
+    const result = validateSchema("Authorization", { id: 1, created_at: "not a date" });
+    console.log(JSON.stringify(result.errors.find((e) => e.path === "/created_at")));`;
+  const out = execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+  expect(JSON.parse(out)).toEqual({ path: "/created_at", message: expect.stringMatching(/date-time/) });
+});
