@@ -6,7 +6,11 @@
  * sockets and the thread pool's scrypt). Writes every phase to OUT (JSON) and prints the totals.
  * Run it from two trees alternately (the one before a change and the one after) to compare.
  *
- *   node bench/conformance-phases.ts OUT.json [only]     (with tsx registered: node --import tsx …)
+ *   node --import tsx/esm bench/conformance-phases.ts OUT.json [only]
+ *
+ * tsx's ESM loader only, as bin/service-contract.js registers it: under `--import tsx` (its CommonJS
+ * hook too) the reference answered GET /repos/o/r/hooks/abc with a 500 instead of a 404 on
+ * 2026-12-07, and CONTRACT-REQ-002 failed — not so under the command, vitest or `tsx/esm`.
  *
  * Not a section of `npm run bench` (a run takes 25 s or more): figures in bench/README.md,
  * "Conformance suite against the reference".
@@ -18,7 +22,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
 const [out, only] = process.argv.slice(2);
-if (!out) throw new Error("usage: node --import tsx bench/conformance-phases.ts OUT.json [only]");
+if (!out) throw new Error("usage: node --import tsx/esm bench/conformance-phases.ts OUT.json [only]");
 
 /** The main thread's CPU in ms (utime + stime, in 10 ms clock ticks). */
 function mainCpu(): number {
