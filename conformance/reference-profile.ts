@@ -156,16 +156,29 @@ export type ReferenceOptions = Omit<SuiteOptions, "baseUrl" | "authUrl" | "profi
   adjustProfile?: (profile: Profile) => Profile;
   /** Called once the server is up, before the first case. */
   onStarted?: (target: ReferenceTarget) => void;
+  /**
+   * A start already under way (startReferenceTarget, begun by the caller while it did other
+   * work); runReference closes it like its own. `server` does not apply then.
+   */
+  starting?: Promise<ReferenceTarget>;
 };
 
-/** Starts the reference, runs the suite against it, stops it: the in-process `conformance --reference`. */
+/**
+ * Starts the reference, runs the suite against it, stops it: the in-process `conformance --reference`.
+ * The cases' modules load while the server starts: a good part of the start waits (WebAssembly
+ * compiled off the main thread, files read), and the modules need nothing from the server.
+ */
 export async function runReference(options: ReferenceOptions = {}): Promise<RunSummary> {
-  const { server: serverOptions, onStarted, adjustProfile, ...suite } = options;
-  const target = await startReferenceTarget(serverOptions);
+  const { server: serverOptions, onStarted, adjustProfile, starting, ...suite } = options;
+  const loading = suite.cases ? Promise.resolve(suite.cases) : import("./cases/index.ts").then((m) => m.ALL_CASES);
+  const [started, loaded] = await Promise.allSettled([starting ?? startReferenceTarget(serverOptions), loading]);
+  if (started.status === "rejected") throw started.reason;
+  const target = started.value;
   try {
+    if (loaded.status === "rejected") throw loaded.reason;
     onStarted?.(target);
     const profile = adjustProfile ? adjustProfile(target.profile) : target.profile;
-    return await runSuite({ ...suite, baseUrl: target.server.urls.api, authUrl: target.server.urls.auth, profile });
+    return await runSuite({ ...suite, cases: loaded.value, baseUrl: target.server.urls.api, authUrl: target.server.urls.auth, profile });
   } finally {
     await target.close();
   }

@@ -181,13 +181,30 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       const maxResponseBytes = parseBytes("--max-response-bytes", opts.maxResponseBytes);
       // The consumer suites (a webhook receiver, an OAuth client) have their own cases and targets.
       const consumer = opts.receiver !== undefined || opts.oauthClient ? await import("./conformance-consumers.ts") : undefined;
-      if (consumer) consumer.checkConsumerOptions(opts);
-      else {
-        const { ALL_CASES } = await import("../../conformance/cases/index.ts");
-        const { selectCases } = await import("../../conformance/run/select.ts");
-        const { selected, unmatched } = selectCases(ALL_CASES, opts.only, opts.skip);
-        if (unmatched.length > 0) throw new UsageError(`--only ${unmatched.join(",")} matches no case`);
-        if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
+      // --reference: the server starts now, while the cases load and the selection is checked
+      // (its start is seconds, much of it waiting); a usage error below closes it again.
+      let starting: Promise<import("../../conformance/reference-profile.ts").ReferenceTarget> | undefined;
+      if (!consumer && opts.reference) {
+        const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
+        if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
+        process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
+        starting = import("../../conformance/reference-profile.ts").then((m) => m.startReferenceTarget());
+        // Awaited by runReference; a failed start is reported there, not as an unhandled rejection.
+        starting.catch(() => undefined);
+      }
+      const abandonStart = (): Promise<void> | undefined => starting?.then((t) => t.close(), () => undefined);
+      try {
+        if (consumer) consumer.checkConsumerOptions(opts);
+        else {
+          const { ALL_CASES } = await import("../../conformance/cases/index.ts");
+          const { selectCases } = await import("../../conformance/run/select.ts");
+          const { selected, unmatched } = selectCases(ALL_CASES, opts.only, opts.skip);
+          if (unmatched.length > 0) throw new UsageError(`--only ${unmatched.join(",")} matches no case`);
+          if (selected.length === 0) throw new UsageError(ALL_CASES.length === 0 ? "no cases are registered" : "nothing to run: every case is excluded by --skip");
+        }
+      } catch (error) {
+        await abandonStart();
+        throw error;
       }
 
       const consoleReporter = reporters.includes("console") ? new ConsoleReporter({ write: (t) => process.stdout.write(t), color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }) : undefined;
@@ -203,6 +220,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
         prepareReportDir(reporters, opts.out);
       } catch (error) {
         removeMade(made);
+        await abandonStart();
         throw new UsageError(`cannot write the reports to ${opts.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
       process.once("SIGINT", onSignal);
@@ -212,12 +230,9 @@ export const conformanceCommand: CommandFactory = (setExit) =>
 
         let summary;
         if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
-        else if (opts.reference) {
-          const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
-          if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
+        else if (starting) {
           const { runReference } = await import("../../conformance/reference-profile.ts");
-          process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
-          summary = await runReference({ ...suite, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
+          summary = await runReference({ ...suite, starting, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
         } else {
           const baseUrl = httpUrl("--base-url", opts.baseUrl);
           const authUrl = httpUrl("--auth-url", opts.authUrl);

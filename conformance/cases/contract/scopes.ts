@@ -20,7 +20,7 @@ import { check, type Checks } from "../../core/failure.ts";
 import { acceptedScopes } from "../oauth/accepted-scopes.ts";
 import { COMMA_LIST, OAUTH_NEEDS, revokeToken, scopeSet, tokenFor } from "../oauth/support.ts";
 import { createBody, hookRequest, installHook, orgPlace, removeHook, repoPlace, type Installed, type Place } from "../hooks/support.ts";
-import { deliveryTimeout, isPingFor, sleep, waitAt } from "../webhooks/support.ts";
+import { backoff, deliveryTimeout, isPingFor, waitAt } from "../webhooks/support.ts";
 
 const SEED = "Authentication › Scopes (spec/DECISIONS.md: Missing scope)";
 
@@ -59,6 +59,7 @@ async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number |
   const op = hook.place.kind === "repo" ? "listRepoHookDeliveries" : "listOrgHookDeliveries";
   const log: Checks = ctx.rule("D-SCHEMA-DELIVERY-LOG");
   const until = Date.now() + deliveryTimeout(ctx);
+  const pause = backoff(100);
   for (;;) {
     const res = await ctx.http.request({ operationId: op, params: onHook(hook), token: ctx.profile.users[0]!.token });
     log.status(res.status, 200, `${op} with users[0]'s token`);
@@ -69,7 +70,7 @@ async function someDelivery(ctx: CaseContext, hook: Installed): Promise<number |
       log.ok(false, "the hook's delivery log holds its creation ping", { actual: res.text.slice(0, 160), pointer: "/body" });
       return undefined;
     }
-    await sleep(100);
+    await pause();
   }
 }
 

@@ -9,7 +9,7 @@ import type { Case, CaseContext } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { checkHookResponse, freshSecret, placeName, repoPlace, SEED, withHook, type Installed } from "./support.ts";
-import { isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
+import { backoff, isPingFor, payloadOf, waitAt } from "../webhooks/support.ts";
 import { needsDecision, stopAt } from "../profile.ts";
 
 interface LoggedAttempt {
@@ -81,6 +81,7 @@ function headerOf(headers: Record<string, string> | null | undefined, name: stri
 /** The log's attempt of the delivery `guid`, waited for: an attempt is listed once it is complete. */
 async function attemptOf(ctx: CaseContext, hook: Installed, guid: string): Promise<LoggedAttempt> {
   const until = Date.now() + (ctx.profile.deliveryTimeoutMs ?? 10_000);
+  const pause = backoff();
   for (;;) {
     const res = await ctx.http.request({ operationId: "listRepoHookDeliveries", params: repoParams(hook), token: ctx.profile.users[0]!.token });
     // The log is D-SCHEMA-DELIVERY-LOG's: without it this case has nothing to read.
@@ -89,7 +90,7 @@ async function attemptOf(ctx: CaseContext, hook: Installed, guid: string): Promi
     const found = (list as LoggedAttempt[]).find((a) => a?.guid === guid);
     if (found) return found;
     if (Date.now() > until) check.fail(`the delivery log lists the ping the receiver got (guid ${guid})`, { expected: guid, actual: res.json<LoggedAttempt[]>().map((a) => a.guid), pointer: "/body" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause();
   }
 }
 

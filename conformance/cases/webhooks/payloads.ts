@@ -19,7 +19,7 @@ import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check, CaseFailure, SkipCase } from "../../core/failure.ts";
 import { webhookEvents } from "../../../generated/validators/index.js";
 import { freshSecret, installHook, orgPlace, removeHook, repoPlace, SEED, withHook, type HookSpec, type Installed, type Place } from "../hooks/support.ts";
-import { checkPayloadSchema, checkPing, PING_RULES, deliveriesAt, deliveryTimeout, eventOf, isEvent, isPingFor, payloadOf, pushAndPing, QUIET_MS, receivedAt, waitAt, webhookCase } from "./support.ts";
+import { checkPayloadSchema, checkPing, PING_RULES, deliveriesAt, deliveryTimeout, eventOf, isEvent, isPingFor, payloadOf, noteDeliveryTime, pushAndPing, quietMs, receivedAt, waitAt, webhookCase } from "./support.ts";
 
 /** Events that happen somewhere other than the public repository, by their definition in the seed. */
 export const ELSEWHERE: Readonly<Record<string, string>> = {
@@ -97,6 +97,7 @@ async function triggerEach(ctx: CaseContext, events: readonly string[], ours: (d
   let pullNumber: number | undefined;
   for (const event of ordered) {
     const params = event === "pull_request_review_comment" && pullNumber !== undefined ? { number: String(pullNumber) } : undefined;
+    const triggeredAt = Date.now();
     try {
       await ctx.trigger(event, params);
       triggered.push(event);
@@ -107,6 +108,7 @@ async function triggerEach(ctx: CaseContext, events: readonly string[], ours: (d
     }
     if (event === "pull_request") {
       const d = await receivedAt(ctx, (x) => ours(x) && eventOf(x) === "pull_request", deliveryTimeout(ctx)).catch(() => undefined);
+      if (d) noteDeliveryTime(ctx, Math.max(0, d.receivedAt - triggeredAt));
       const number = d ? (payloadOf(d).number as unknown) : undefined;
       if (typeof number === "number") pullNumber = number;
     }
@@ -123,8 +125,10 @@ async function deliverEvery(ctx: CaseContext, events: readonly string[], hooks: 
   const deadline = Date.now() + deliveryTimeout(ctx);
   const waited = await Promise.allSettled(required.map((e) => receivedAt(ctx, (d) => ours(d) && eventOf(d) === e, Math.max(1, deadline - Date.now()))));
   const missing = required.filter((_, i) => waited[i]!.status === "rejected");
-  // The others get a short grace once everything required is in.
-  const late = await Promise.allSettled(elsewhere.map((e) => receivedAt(ctx, (d) => ours(d) && eventOf(d) === e, QUIET_MS)));
+  // The others get a short grace once everything required is in: a few times as long as a
+  // delivery takes on this target (support.ts quietMs).
+  const grace = quietMs(ctx);
+  const late = await Promise.allSettled(elsewhere.map((e) => receivedAt(ctx, (d) => ours(d) && eventOf(d) === e, grace)));
   const notArrived = elsewhere.filter((_, i) => late[i]!.status === "rejected");
   if (notArrived.length > 0) ctx.note(`not delivered to these hooks (their triggers may act outside ${hooks.map((h) => (h.place.kind === "repo" ? h.place.full : h.place.org)).join(" and ")}): ${notArrived.map((e) => `${e} (${ELSEWHERE[e]})`).join("; ")}`);
 

@@ -13,7 +13,7 @@ import { withRules } from "../../core/types.ts";
 import type { ReceivedDelivery } from "../../core/receiver.ts";
 import { check } from "../../core/failure.ts";
 import { placeName, receiverOf, repoPlace, SEED, withHook, type Installed } from "../hooks/support.ts";
-import { creationPing, deliveryTimeout, isPingFor, mark, pingNow, webhookCase, type Mark } from "./support.ts";
+import { backoff, creationPing, deliveryTimeout, isPingFor, mark, pingNow, webhookCase, type Mark } from "./support.ts";
 import { needsDecision, stopAt } from "../profile.ts";
 
 const RETRY_SEED = `${SEED.headers} (spec/DECISIONS.md: Delivery retries and time-outs)`;
@@ -53,11 +53,12 @@ async function failedPing(ctx: CaseContext, hook: Installed): Promise<{ failed: 
 /** The log's entry for `guid` answered `status`, waited for (an attempt is listed once completed). */
 async function logged(ctx: CaseContext, hook: Installed, guid: string, match: (a: LoggedAttempt) => boolean, what: string): Promise<LoggedAttempt> {
   const until = Date.now() + deliveryTimeout(ctx);
+  const pause = backoff();
   for (;;) {
     const found = (await deliveryLog(ctx, hook)).find((a) => a.guid === guid && match(a));
     if (found) return found;
     if (Date.now() > until) check.fail(`the delivery log of hook ${hook.id} shows ${what}`, { expected: `an attempt with guid ${guid}`, actual: "none", pointer: "/body" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause();
   }
 }
 

@@ -3,13 +3,14 @@
  * subscription — "Default: only push", the wildcard `*` matching every event; the hook's
  * `active` flag: whether deliveries are sent). Proving that something is NOT delivered needs a
  * later delivery to wait for: the unsubscribed event is triggered first, then a push; once the
- * push has arrived the receiver listens a little longer (QUIET_MS) and nothing else may have come.
+ * push has arrived the receiver listens a little longer and nothing else may have come: a few
+ * times as long as the target took to deliver (support.ts quietMs), at most QUIET_MS.
  */
 import type { Case } from "../../core/types.ts";
 import { withRules } from "../../core/types.ts";
 import { check } from "../../core/failure.ts";
 import { checkEvents, checkHookStatus, hookRequest, placeName, repoPlace, SEED, withHook, type Hook } from "../hooks/support.ts";
-import { deliveriesAt, eventOf, isEvent, mark, nameOf, QUIET_MS, sleep, summarize, waitAt, webhookCase } from "./support.ts";
+import { deliveriesAt, eventOf, isEvent, mark, nameOf, noteDeliveryTime, quietMs, sleep, summarize, waitAt, webhookCase } from "./support.ts";
 
 /** The rules each case below enforces (spec/seed-rules.yaml, spec/DECISIONS.md). */
 const RULES: Record<string, readonly string[]> = {
@@ -24,10 +25,12 @@ export const SUBSCRIPTION_CASES: Case[] = withRules(RULES, [
     await withHook(ctx, repoPlace(ctx), id, {}, async (hook) => {
       checkEvents(hook.hook.events, ["push"], 'a webhook created without events subscribes to ["push"]');
       // The unsubscribed event first: by the time the push is in, it would have been sent too.
+      const started = Date.now();
       await ctx.trigger("issues");
       await ctx.trigger("push");
       await waitAt(ctx, hook.path, "a push delivery (the default subscription)", isEvent("push"));
-      await sleep(QUIET_MS);
+      // Listened for a few times as long as both events took to be made and the push to arrive.
+      await sleep(quietMs(ctx, Date.now() - started));
       const all = deliveriesAt(ctx, hook.path);
       const unsubscribed = all.filter((d) => eventOf(d) !== "push" && eventOf(d) !== "ping");
       check.equal(unsubscribed.map(summarize), [], "a hook subscribed to push only is sent push (and ping) deliveries only, not the issues event triggered before the push", "/headers/x-service-event");
@@ -37,10 +40,12 @@ export const SUBSCRIPTION_CASES: Case[] = withRules(RULES, [
   webhookCase("WEBHOOK-WILDCARD-001", "A webhook subscribed to * gets push and issues deliveries, each under its own event name", SEED.subscription, ["trigger"], async (ctx, id) => {
     await withHook(ctx, repoPlace(ctx), id, { events: ["*"] }, async (hook) => {
       check.equal(hook.hook.events, ["*"], 'events are ["*"]', "/body/events");
+      const started = Date.now();
       await ctx.trigger("push");
       await ctx.trigger("issues");
       await waitAt(ctx, hook.path, "a push delivery (* matches every event)", isEvent("push"));
       await waitAt(ctx, hook.path, "an issues delivery (* matches every event)", isEvent("issues"));
+      noteDeliveryTime(ctx, Date.now() - started);
       const all = deliveriesAt(ctx, hook.path);
       for (const d of all) check.notEqual(eventOf(d), "*", `${nameOf(d, all)}: X-Service-Event names the event, never *`, "/headers/x-service-event");
     });
@@ -51,14 +56,17 @@ export const SUBSCRIPTION_CASES: Case[] = withRules(RULES, [
     await withHook(ctx, place, id, { events: ["push"], active: false }, async (hook) => {
       check.equal(hook.hook.active, false, "active: false is kept", "/body/active");
       await ctx.trigger("push");
-      await sleep(QUIET_MS);
+      // Nothing to time in this case yet: as long as the run's deliveries say (QUIET_MS before any).
+      await sleep(quietMs(ctx));
       check.equal(deliveriesAt(ctx, hook.path).map(summarize), [], "an inactive hook is sent nothing: neither the creation ping nor the push", "/headers/x-service-event");
       const res = await hookRequest(ctx, place, "update", { id: hook.id, json: { active: true } });
       checkHookStatus(ctx, res.status, 200, `PATCH ${placeName(place)}/${hook.id} {"active":true}`);
       check.equal(res.json<Hook>().active, true, "the hook is active again", "/body/active");
       const before = mark(ctx, hook.path);
+      const started = Date.now();
       await ctx.trigger("push");
       await before.next("a push delivery once the hook is active", isEvent("push"));
+      noteDeliveryTime(ctx, Date.now() - started);
       const pushes = deliveriesAt(ctx, hook.path).filter(isEvent("push"));
       check.equal(pushes.length, 1, "only the push after activation is delivered", "/headers/x-service-event");
     });

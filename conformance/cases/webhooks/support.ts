@@ -16,8 +16,55 @@ import { hookRequest, is2xx, placeName, receiverOf, type Installed } from "../ho
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
-/** How long to keep listening for a delivery that must NOT come, once a later one has arrived. */
+/**
+ * The longest a case keeps listening for a delivery that must NOT come, once a later one has
+ * arrived (or, with nothing to wait for, once the action is done): what it listened for always.
+ */
 export const QUIET_MS = 1_500;
+/** The shortest such listen, however fast the target delivers. */
+export const QUIET_FLOOR_MS = 300;
+/** The listen as a multiple of the slowest delivery this run has timed on the target. */
+export const QUIET_FACTOR = 4;
+
+/**
+ * The slowest delivery timed so far on each receiver (from the action that caused it to its
+ * arrival): how long a delivery that was coming would take on this target.
+ */
+const slowest = new WeakMap<object, number>();
+
+/** Records how long a delivery took to arrive after the action that caused it. */
+export function noteDeliveryTime(ctx: CaseContext, ms: number): void {
+  const receiver = receiverOf(ctx);
+  slowest.set(receiver, Math.max(slowest.get(receiver) ?? 0, ms));
+}
+
+/**
+ * How long to listen for a delivery that must not come: QUIET_FACTOR times the slowest delivery
+ * timed on this target (`ownMs`: one the case just timed), at least QUIET_FLOOR_MS and at most
+ * QUIET_MS — QUIET_MS itself before any delivery has been timed. A target that delivers in tens
+ * of milliseconds is not listened to for seconds; a slow one gets the full time, as before.
+ * Only the waiting changes, never what is checked once it is over.
+ */
+export function quietMs(ctx: CaseContext, ownMs?: number): number {
+  if (ownMs !== undefined) noteDeliveryTime(ctx, ownMs);
+  const seen = slowest.get(receiverOf(ctx));
+  if (seen === undefined) return QUIET_MS;
+  return Math.min(QUIET_MS, Math.max(QUIET_FLOOR_MS, Math.ceil(QUIET_FACTOR * seen)));
+}
+
+/**
+ * Sleeps between two reads of a log that is expected to change soon (an attempt is listed once it
+ * is complete, a few milliseconds after the receiver got it): 25 ms first, doubling up to
+ * `maxMs`, so a fast target is read again at once and a slow one is not read more often than before.
+ */
+export function backoff(maxMs = 200): () => Promise<void> {
+  let next = 25;
+  return () => {
+    const ms = Math.min(next, maxMs);
+    next *= 2;
+    return sleep(ms);
+  };
+}
 
 export const JSON_TYPE = "application/json";
 export const FORM_TYPE = "application/x-www-form-urlencoded";
@@ -300,8 +347,10 @@ export async function creationPing(ctx: CaseContext, hook: Installed): Promise<R
  */
 export async function pushAndPing(ctx: CaseContext, hook: Installed): Promise<ReceivedDelivery[]> {
   await creationPing(ctx, hook);
+  const started = Date.now();
   await ctx.trigger("push");
   await waitAt(ctx, hook.path, "the push delivery after the push trigger", (d) => eventOf(d) === "push" || kindOf(d) === "push");
+  noteDeliveryTime(ctx, Date.now() - started);
   const before = mark(ctx, hook.path);
   await pingNow(ctx, hook);
   await before.next("the ping sent by POST …/pings", isPingFor(hook.id));
