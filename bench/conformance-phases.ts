@@ -8,9 +8,9 @@
  *
  *   node --import tsx/esm bench/conformance-phases.ts OUT.json [only]
  *
- * tsx's ESM loader only, as bin/service-contract.js registers it: under `--import tsx` (its CommonJS
- * hook too) the reference answered GET /repos/o/r/hooks/abc with a 500 instead of a 404 on
- * 2026-12-07, and CONTRACT-REQ-002 failed — not so under the command, vitest or `tsx/esm`.
+ * tsx's ESM loader, as bin/service-contract.js registers it. (Under `--import tsx`, its CommonJS hook
+ * too, the reference once answered GET /repos/o/r/hooks/abc with a 500: the explaining validators'
+ * default import of ajv-formats was undefined there. Fixed; either loader works now.)
  *
  * Not a section of `npm run bench` (a run takes 25 s or more): figures in bench/README.md,
  * "Conformance suite against the reference".
