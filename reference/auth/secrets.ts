@@ -5,6 +5,7 @@
  */
 import { hash, randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { VerifiedPasswords } from "./verified-passwords.ts";
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
@@ -39,6 +40,14 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
+// Successes seen by this process (auth/verified-passwords.ts says why that is safe).
+const verified = new VerifiedPasswords();
+
+/** How many successes are remembered (for tests: a repeated success must not add one). */
+export function rememberedPasswords(): number {
+  return verified.size;
+}
+
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parts = (stored ?? "").split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") {
@@ -46,8 +55,12 @@ export async function verifyPassword(password: string, stored: string | null): P
     await hashPassword(password);
     return false;
   }
+  const known = stored as string;
+  if (verified.has(known, password)) return true;
   const [, n, r, p, salt, key] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(key, "base64");
   const actual = await scrypt(password, Buffer.from(salt, "base64"), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
+  if (ok) verified.remember(known, password);
+  return ok;
 }
