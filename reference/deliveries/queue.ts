@@ -110,23 +110,19 @@ export class DeliveryQueue implements HookPings {
   /** Several deliveries in one statement (one event to several hooks, bulk loads). Returns their guids. */
   async enqueueMany(tx: Queryable, deliveries: { hookId: number; event: string; action: string | null; payload: Record<string, unknown> }[]): Promise<string[]> {
     const rows = deliveries.map((d) => ({ guid: randomUUID(), hook_id: d.hookId, event: d.event, action: d.action, payload: JSON.stringify(d.payload) }));
-    if (rows.length > 0) await insertPending(tx, rows);
+    if (rows.length === 0) return [];
+    // The NOTIFY goes with the rows' insert: it is delivered at commit all the same.
+    await insertPending(tx, rows, this.#options.notify ? WAKE_CHANNEL : undefined);
     for (const r of rows) this.#options.payloads?.add(r.guid, { hook: r.hook_id, event: r.event, action: r.action, payload: r.payload });
     const jobs = rows.map((r): DeliveryJobData => ({ guid: r.guid, try: 1, redelivery: false }));
-    if (jobs.length === 1) await this.#send(tx, jobs[0]!);
-    else if (jobs.length > 1) {
-      await this.#boss.insert(jobs.map((data) => ({ name: DELIVERY_QUEUE, data })), { db: inTransaction(tx) as PgBoss.Db });
-      await this.#signal(tx);
-    }
+    if (jobs.length === 1) await this.#boss.send(DELIVERY_QUEUE, jobs[0]!, { db: inTransaction(tx) });
+    else await this.#boss.insert(jobs.map((data) => ({ name: DELIVERY_QUEUE, data })), { db: inTransaction(tx) as PgBoss.Db });
+    this.#options.wake?.();
     return jobs.map((j) => j.guid);
   }
 
   async #send(tx: Queryable, data: DeliveryJobData): Promise<void> {
     await this.#boss.send(DELIVERY_QUEUE, data, { db: inTransaction(tx) });
-    await this.#signal(tx);
-  }
-
-  async #signal(tx: Queryable): Promise<void> {
     if (this.#options.notify) await tx.query("select pg_notify($1, '')", [WAKE_CHANNEL]);
     this.#options.wake?.();
   }

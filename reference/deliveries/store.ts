@@ -17,7 +17,9 @@ const PENDING_CHUNK = 500;
  * PENDING_CHUNK, each payload its own text parameter — the database stores the bytes it is
  * given, where a JSON document of all of them would have to be escaped, parsed and unescaped.
  */
-export async function insertPending(tx: Queryable, rows: { guid: string; hook_id: number; event: string; action: string | null; payload: string }[]): Promise<void> {
+export async function insertPending(
+  tx: Queryable, rows: { guid: string; hook_id: number; event: string; action: string | null; payload: string }[], notify?: string,
+): Promise<void> {
   for (let at = 0; at < rows.length; at += PENDING_CHUNK) {
     const chunk = rows.slice(at, at + PENDING_CHUNK);
     const params: unknown[] = [];
@@ -25,7 +27,13 @@ export async function insertPending(tx: Queryable, rows: { guid: string; hook_id
       const n = params.push(r.guid, r.hook_id, r.event, r.action, r.payload);
       return `($${n - 4}::uuid, $${n - 3}::bigint, $${n - 2}, $${n - 1}, $${n})`;
     });
-    await tx.query(`insert into hook_deliveries (guid, hook_id, event, action, body) values ${values.join(", ")}`, params);
+    const insert = `insert into hook_deliveries (guid, hook_id, event, action, body) values ${values.join(", ")}`;
+    // `notify`: a channel to NOTIFY in the same statement (PostgreSQL delivers it at commit) — one
+    // round trip less while the enqueuing action holds its repository's lock (queue.ts).
+    if (notify !== undefined && at === 0) {
+      params.push(notify);
+      await tx.query(`with ins as (${insert}) select pg_notify($${params.length}, '')`, params);
+    } else await tx.query(insert, params);
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Account } from "../store/accounts.ts";
 import type { RepoRow } from "../serialize/repository.ts";
 import { DomainError, type ActionInput, type ActionResult, type DomainContext } from "./context.ts";
-import { accountByLogin, repoByName } from "./load.ts";
+import { accountByLogin } from "./load.ts";
 import { act, lockRepository, type Act } from "./record.ts";
 import { intParam, oneOf } from "./params.ts";
 import { changeIssue, ISSUE_ACTIONS } from "./actions/issues.ts";
@@ -80,9 +80,8 @@ export async function runAction(ctx: DomainContext, event: string, input: Action
   const spec = Object.hasOwn(ACTIONS, event) ? ACTIONS[event] : undefined;
   if (!spec) throw new DomainError("not_found", `unknown event "${event}"; one of: ${ACTION_NAMES.join(", ")}`);
   return act(ctx, input.at, async (a) => {
-    const repo = await repoByName(a.tx, input.repo);
-    // Actions on one repository take turns (record.ts, lockRepository).
-    await lockRepository(a, repo.id);
+    // Actions on one repository take turns (record.ts, lockRepository): read and locked at once.
+    const repo = await lockRepository(a, input.repo);
     const actor = await accountByLogin(a.tx, input.actor);
     if (actor.type !== "User") throw new DomainError("invalid", `actor "${input.actor}" is an organization`);
     await spec.run(a, repo, actor, input.params);

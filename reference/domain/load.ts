@@ -22,10 +22,14 @@ export async function userById(tx: Queryable, id: number, urls: Urls): Promise<U
   return userJson(await accountById(tx, id), urls);
 }
 
-export async function repoByName(tx: Queryable, full: string): Promise<RepoRow> {
+/** `lock`: also take the repository's row lock (record.ts lockRepository), in the same statement. */
+export async function repoByName(tx: Queryable, full: string, { lock = false } = {}): Promise<RepoRow> {
   const [owner, name, extra] = full.split("/");
   if (!owner || !name || extra !== undefined) throw new DomainError("not_found", `repository must be owner/name, got "${full}"`);
-  const rows = await tx.query<RepoRow>(`select ${REPO_COLUMNS} from repositories r join accounts o on o.id = r.owner_id where lower(o.login) = lower($1) and lower(r.name) = lower($2)`, [owner, name]);
+  const rows = await tx.query<RepoRow>(
+    `select ${REPO_COLUMNS} from repositories r join accounts o on o.id = r.owner_id where lower(o.login) = lower($1) and lower(r.name) = lower($2)${lock ? " for update of r" : ""}`,
+    [owner, name],
+  );
   if (!rows[0]) throw new DomainError("not_found", `unknown repository "${full}"`);
   return rows[0];
 }

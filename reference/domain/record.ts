@@ -14,6 +14,7 @@ import { userJson } from "../serialize/user.ts";
 import { isoRequired } from "../serialize/time.ts";
 import type { IssueRow } from "../serialize/issue.ts";
 import type { ActionResult, DomainContext, Json } from "./context.ts";
+import { repoByName } from "./load.ts";
 
 export interface Act {
   tx: Queryable;
@@ -56,10 +57,12 @@ export async function newCommitSha(a: Act, ...parts: unknown[]): Promise<string>
  * Serialize the actions on one repository: each reads, then writes, what it holds (its next issue
  * number, a branch head, an issue's state). Without it two instances at once read the same value,
  * and one fails on the unique number, loses the other's push, or merges a merged pull request.
- * `runAction` takes it first, for every action.
+ * `runAction` takes it first, for every action, in the statement that reads the repository
+ * (load.ts repoByName with `lock`): one round trip less while the lock is held, and the row
+ * comes back as it is once the lock is granted, not as it was before waiting for it.
  */
-export async function lockRepository(a: Act, repoId: number): Promise<void> {
-  await a.tx.query("select 1 from repositories where id = $1 for update", [repoId]);
+export async function lockRepository(a: Act, full: string): Promise<RepoRow> {
+  return repoByName(a.tx, full, { lock: true });
 }
 
 export async function recordActivity(a: Act, e: { type: string; actor: Pick<Account, "id" | "login">; repo: RepoRow; payload: Json; detail?: Json }): Promise<Json> {

@@ -48,7 +48,7 @@ export async function webhookPayload(tx: Queryable, urls: Urls, recorded: Extrac
   const repoId = WITHOUT_REPOSITORY.has(event) ? null : repo.id;
 
   if (event === "push") {
-    return { event, action: null, repoId, orgId, payload: await pushPayload(tx, urls, recorded) };
+    return { event, action: null, repoId, orgId, payload: await pushPayload(tx, urls, recorded, repo) };
   }
 
   // A copy: the recorded body is also what the action returns to its caller.

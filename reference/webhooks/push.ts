@@ -13,7 +13,7 @@ import type { Urls } from "../context.ts";
 import type { Json } from "../domain/context.ts";
 import { accountById, repoById } from "../domain/load.ts";
 import { fakeSha } from "../domain/record.ts";
-import { repoHtmlUrl } from "../serialize/repository.ts";
+import { repoHtmlUrl, type RepoRow } from "../serialize/repository.ts";
 import { userJson } from "../serialize/user.ts";
 import { pushRepository } from "./resources.ts";
 import { organizationJson } from "./resources.ts";
@@ -53,12 +53,17 @@ function usernames(tx: Queryable): (email: string) => Promise<string | undefined
   };
 }
 
-export async function pushPayload(tx: Queryable, urls: Urls, recorded: { repoId: number; actorId: number; body: Json; detail?: Json }): Promise<PushPayload> {
+/**
+ * `loaded`: the repository's row as the caller already read it in this transaction, after the
+ * action's writes (webhookPayload does): a delivery is enqueued while the action holds its
+ * repository's lock, so every statement saved here shortens the time other actions wait.
+ */
+export async function pushPayload(tx: Queryable, urls: Urls, recorded: { repoId: number; actorId: number; body: Json; detail?: Json }, loaded?: RepoRow): Promise<PushPayload> {
   const activity = recorded.body.payload as PushActivity;
   // A push of more than 20 commits keeps its whole list beside the event: the webhook is not capped.
   const pushed = (recorded.detail?.commits as PushActivity["commits"] | undefined) ?? activity.commits;
   const timestamp = recorded.body.created_at as string;
-  const repo = await repoById(tx, recorded.repoId);
+  const repo = loaded?.id === recorded.repoId ? loaded : await repoById(tx, recorded.repoId);
   const actor = await accountById(tx, recorded.actorId);
   const web = repoHtmlUrl(repo, urls);
   const username = usernames(tx);
@@ -102,7 +107,7 @@ export async function pushPayload(tx: Queryable, urls: Urls, recorded: { repoId:
     compare,
     commits,
     head_commit: headCommit,
-    repository: await pushRepository(tx, urls, repo),
+    repository: await pushRepository(tx, urls, repo, actor),
     pusher: { name: actor.login, email: actor.email && EMAIL.test(actor.email) ? actor.email : null },
     ...(repo.owner_type === "Organization" ? { organization: organizationJson({ id: repo.owner_id, login: repo.owner_login }, urls) } : {}),
     sender: userJson(actor, urls),

@@ -70,9 +70,10 @@ function epochSeconds(value: Date | string): number {
  * identity, `url` the web address, `created_at` / `pushed_at` in epoch seconds, plus
  * `stargazers`, `master_branch` and, for an organization's repository, `organization` (its login).
  */
-export async function pushRepository(tx: Queryable, urls: Urls, repo: RepoRow): Promise<PushRepositoryJson> {
+export async function pushRepository(tx: Queryable, urls: Urls, repo: RepoRow, known?: { id: number; email: string | null }): Promise<PushRepositoryJson> {
   const full = await repositoryOf(tx, urls, repo);
-  const owner = await accountById(tx, repo.owner_id);
+  // The pusher is often the owner, read already (pushPayload): not read twice.
+  const owner = known?.id === repo.owner_id ? known : await accountById(tx, repo.owner_id);
   return {
     ...full,
     owner: { name: repo.owner_login, email: owner?.email ?? null },
