@@ -62,7 +62,10 @@ function accessorKeys(chain: string): (string | number)[] {
  * itself, not through accessors), or a value that is not JSON, keeps it whole.
  */
 export function schemaConstant(name: string, valueCode: string, code: string): string | null {
-  const uses = usesOf(name, code);
+  return constantFromUses(name, valueCode, usesOf(name, code));
+}
+
+function constantFromUses(name: string, valueCode: string, uses: readonly string[]): string | null {
   if (uses.length === 0) return null;
   const whole = `const ${name} = ${valueCode};`;
   if (uses.some((chain) => chain === "")) return whole;
@@ -91,14 +94,20 @@ export function schemaConstant(name: string, valueCode: string, code: string): s
   return `const ${name} = ${JSON.stringify(kept)};`;
 }
 
+// Every schema constant's uses in one scan (usesOf's pattern, for any `schemaN`).
+const SCHEMA_USE = /(?<![\w$."'/#-])(schema\d+)(?![\w$]| = )((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\]|\[\d+\])*)/g;
+
 /**
  * Standalone's single module with its schema objects cut down as schemaConstant says: the
  * declarations are found by their exact text, from the scope of every function compiled for `ids`.
+ * Linear in the module's size: one scan finds every constant's uses (those inside its own
+ * declaration left out), and the module is rebuilt once. (Searching the whole module again for
+ * each constant cost 1.8 s of `generate`, issue 43.)
  */
 export function trimSchemaConstants(ajv: Ajv2020, ids: readonly string[], text: string): string {
   const seen = new Set<string>();
   const pending = ids.map((id) => sourceOf(ajv.getSchema(id), id));
-  let out = text;
+  const declarations = new Map<string, { valueCode: string; at: number; end: number }>();
   while (pending.length > 0) {
     const source = pending.pop()!;
     if (seen.has(String(source.validateName))) continue;
@@ -108,17 +117,34 @@ export function trimSchemaConstants(ajv: Ajv2020, ids: readonly string[], text: 
         const ref = scopeName.value?.ref as { validate?: unknown } | undefined;
         if (prefix === "validate") pending.push(sourceOf(ref, "a referenced schema"));
         else if (prefix === "root" || prefix === "wrapper") pending.push(sourceOf(ref?.validate, "a referenced schema"));
-        else if (prefix === "schema" && scopeName.value?.code) {
-          const declaration = `const ${String(scopeName)} = ${String(scopeName.value.code)};`;
-          const at = out.indexOf(declaration);
-          if (at < 0) continue;
-          const rest = out.slice(0, at) + out.slice(at + declaration.length);
-          out = out.slice(0, at) + (schemaConstant(String(scopeName), String(scopeName.value.code), rest) ?? "") + out.slice(at + declaration.length);
+        else if (prefix === "schema" && scopeName.value?.code && !declarations.has(String(scopeName))) {
+          const valueCode = String(scopeName.value.code);
+          const declaration = `const ${String(scopeName)} = ${valueCode};`;
+          const at = text.indexOf(declaration);
+          if (at >= 0) declarations.set(String(scopeName), { valueCode, at, end: at + declaration.length });
         }
       }
     }
   }
-  return out;
+  const uses = new Map<string, string[]>();
+  for (const match of text.matchAll(SCHEMA_USE)) {
+    const name = match[1]!;
+    const own = declarations.get(name);
+    if (!own) continue;
+    if (match.index >= own.at && match.index < own.end) continue;
+    const list = uses.get(name);
+    if (list) list.push(match[2]!);
+    else uses.set(name, [match[2]!]);
+  }
+  const spans = [...declarations].sort((a, b) => a[1].at - b[1].at);
+  const parts: string[] = [];
+  let from = 0;
+  for (const [name, { valueCode, at, end }] of spans) {
+    parts.push(text.slice(from, at), constantFromUses(name, valueCode, uses.get(name) ?? []) ?? "");
+    from = end;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
 }
 
 /**
