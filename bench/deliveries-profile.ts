@@ -10,38 +10,16 @@
  *
  *   node --import tsx bench/deliveries-profile.ts      (add --cpu-prof --cpu-prof-dir=/tmp/… for a CPU profile)
  */
-import { PGlite } from "@electric-sql/pglite";
 import { openDatabase } from "../reference/db/database.ts";
 import { migrate } from "../reference/db/migrate.ts";
 import { seedDatabase } from "../reference/seed/load.ts";
 import { startDeliveries } from "../reference/deliveries/engine.ts";
+import { timePgliteStatements } from "./lib/pglite-statements.ts";
 import { CONCURRENCY, engineRun, hooksTo, pushSample, startReceiver, URLS } from "./deliveries.ts";
 
 const COUNT = Number(process.env.BENCH_DELIVERIES_COUNT ?? 3000);
 
-const spent = new Map<string, { calls: number; ms: number }>();
-let statement = "?";
-const proto = PGlite.prototype as unknown as { execProtocolRawSync(message: Uint8Array): Uint8Array };
-const exec = proto.execProtocolRawSync;
-const text = new TextDecoder();
-proto.execProtocolRawSync = function (this: unknown, message: Uint8Array) {
-  if (message[0] === 0x50 || message[0] === 0x51) {
-    // Parse: type, length, statement name, query; Query: type, length, query.
-    let at = 5;
-    if (message[0] === 0x50) while (message[at++] !== 0);
-    const end = message.indexOf(0, at);
-    statement = text.decode(message.subarray(at, Math.min(end, at + 300))).replace(/\s+/g, " ").trim().slice(0, 64);
-  }
-  const started = performance.now();
-  try {
-    return exec.call(this, message);
-  } finally {
-    const s = spent.get(statement) ?? { calls: 0, ms: 0 };
-    s.calls++;
-    s.ms += performance.now() - started;
-    spent.set(statement, s);
-  }
-};
+const { spent } = timePgliteStatements(64);
 
 const receiver = await startReceiver();
 const db = await openDatabase({});

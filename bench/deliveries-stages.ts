@@ -23,7 +23,6 @@
 import pg from "pg";
 import { createRequire } from "node:module";
 import type PgBoss from "pg-boss";
-import { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type Database } from "../reference/db/database.ts";
 import { migrate } from "../reference/db/migrate.ts";
 import { seedDatabase } from "../reference/seed/load.ts";
@@ -31,6 +30,7 @@ import { startDeliveries } from "../reference/deliveries/engine.ts";
 import { DeliveryQueue } from "../reference/deliveries/queue.ts";
 import { AttemptStarts } from "../reference/deliveries/starts.ts";
 import { Recorder } from "../reference/deliveries/recorder.ts";
+import { timePgliteStatements } from "./lib/pglite-statements.ts";
 import { CONCURRENCY, hooksTo, latencyRun, percentile, pushSample, startReceiver, URLS } from "./deliveries.ts";
 
 const RATE = Number((process.env.BENCH_DELIVERIES_RATES ?? "100").split(",")[0]);
@@ -96,32 +96,9 @@ Manager.complete = { async complete(this: unknown, ...args: unknown[]) {
   return result;
 } }.complete;
 
-// PGlite: the database's time by statement (as bench/deliveries-profile.ts).
-const spent = new Map<string, { calls: number; ms: number }>();
-let statement = "?";
-let dbMs = 0;
-const proto = PGlite.prototype as unknown as { execProtocolRawSync(message: Uint8Array): Uint8Array };
-const exec = proto.execProtocolRawSync;
-const text = new TextDecoder();
-proto.execProtocolRawSync = function (this: unknown, message: Uint8Array) {
-  if (message[0] === 0x50 || message[0] === 0x51) {
-    let at = 5;
-    if (message[0] === 0x50) while (message[at++] !== 0);
-    const end = message.indexOf(0, at);
-    statement = text.decode(message.subarray(at, Math.min(end, at + 300))).replace(/\s+/g, " ").trim().slice(0, 70);
-  }
-  const started = performance.now();
-  try {
-    return exec.call(this, message);
-  } finally {
-    const ms = performance.now() - started;
-    const s = spent.get(statement) ?? { calls: 0, ms: 0 };
-    s.calls++;
-    s.ms += ms;
-    dbMs += ms;
-    spent.set(statement, s);
-  }
-};
+// PGlite: the database's time by statement (bench/lib/pglite-statements.ts).
+const statements = timePgliteStatements(70);
+const { spent } = statements;
 
 async function open(): Promise<{ db: Database; databaseUrl?: string; cleanup(): Promise<void> }> {
   const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -156,8 +133,7 @@ await pushSample(db, engine, receiver, hookId);
 // The action's commit, by event number.
 const committedAt = new Map<number, number>();
 const startedAt = new Map<number, number>();
-spent.clear();
-dbMs = 0;
+statements.reset();
 const cpu0 = process.cpuUsage();
 const wall0 = performance.now();
 const run = await latencyRun(db, engine, receiver, repos, RATE, undefined, { startedAt, committedAt });
@@ -193,13 +169,13 @@ for (const [name, f] of steps) {
 }
 if (db.kind === "pglite") {
   const n = run.latencies.length * (1 + 2 / 10);
-  process.stdout.write(`\nPGlite: the thread in the database ${((dbMs / wallMs) * 100).toFixed(0)} % of the run's wall-clock; µs per event (actions and deliveries, warm-up included) by statement:\n`);
+  process.stdout.write(`\nPGlite: the thread in the database ${((statements.total() / wallMs) * 100).toFixed(0)} % of the run's wall-clock; µs per event (actions and deliveries, warm-up included) by statement:\n`);
   let total = 0;
   for (const [name, s] of [...spent].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) {
     total += s.ms;
     process.stdout.write(`  ${((s.ms * 1000) / n).toFixed(0).padStart(6)}  ${(s.calls / n).toFixed(2).padStart(6)} msgs/event  ${name}\n`);
   }
-  process.stdout.write(`  ${((dbMs * 1000) / n).toFixed(0).padStart(6)}  total (${spent.size} statements; top 30 above: ${((total * 1000) / n).toFixed(0)})\n`);
+  process.stdout.write(`  ${((statements.total() * 1000) / n).toFixed(0).padStart(6)}  total (${spent.size} statements; top 30 above: ${((total * 1000) / n).toFixed(0)})\n`);
 }
 await db.close();
 await cleanup();
