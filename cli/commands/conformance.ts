@@ -182,12 +182,12 @@ export const conformanceCommand: CommandFactory = (setExit) =>
       // The consumer suites (a webhook receiver, an OAuth client) have their own cases and targets.
       const consumer = opts.receiver !== undefined || opts.oauthClient ? await import("./conformance-consumers.ts") : undefined;
       // --reference: the server starts now, while the cases load and the selection is checked
-      // (its start is seconds, much of it waiting); a usage error below closes it again.
+      // (its start is seconds, much of it waiting); a usage error below closes it again. It is
+      // announced only once the run goes on, so a usage error is still the one line on stderr.
       let starting: Promise<import("../../conformance/reference-profile.ts").ReferenceTarget> | undefined;
       if (!consumer && opts.reference) {
         const extra = (["baseUrl", "authUrl", "profile"] as const).filter((k) => opts[k] !== undefined);
         if (extra.length > 0) throw new UsageError(`--reference starts its own target: drop ${extra.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}`);
-        process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
         starting = import("../../conformance/reference-profile.ts").then((m) => m.startReferenceTarget());
         // Awaited by runReference; a failed start is reported there, not as an unhandled rejection.
         starting.catch(() => undefined);
@@ -232,6 +232,7 @@ export const conformanceCommand: CommandFactory = (setExit) =>
         if (consumer) summary = await consumer.runConsumerSuite(opts, suite);
         else if (starting) {
           const { runReference } = await import("../../conformance/reference-profile.ts");
+          process.stderr.write("Starting the reference server (in-memory database, demo seed)…\n");
           summary = await runReference({ ...suite, starting, onStarted: (t) => process.stderr.write(`Reference server: API ${t.server.urls.api}, web host ${t.server.urls.auth}\n`) });
         } else {
           const baseUrl = httpUrl("--base-url", opts.baseUrl);
