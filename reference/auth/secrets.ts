@@ -36,6 +36,7 @@ const KEY_LENGTH = 32;
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
+  derivations += 1;
   const key = await scrypt(password, salt, KEY_LENGTH, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
@@ -43,9 +44,12 @@ export async function hashPassword(password: string): Promise<string> {
 // Successes seen by this process (auth/verified-passwords.ts says why that is safe).
 const verified = new VerifiedPasswords();
 
-/** How many successes are remembered (for tests: a repeated success must not add one). */
-export function rememberedPasswords(): number {
-  return verified.size;
+// Every scrypt derivation this process ran: what the memo saves is observable (tests).
+let derivations = 0;
+
+/** How many times this process has run scrypt (hashing or verifying a password). */
+export function passwordDerivations(): number {
+  return derivations;
 }
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
@@ -59,6 +63,7 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (verified.has(known, password)) return true;
   const [, n, r, p, salt, key] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(key, "base64");
+  derivations += 1;
   const actual = await scrypt(password, Buffer.from(salt, "base64"), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
   const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
   if (ok) verified.remember(known, password);

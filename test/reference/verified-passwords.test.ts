@@ -4,7 +4,7 @@
  * under a process key, dropped after their time or past the limit.
  */
 import { describe, expect, it } from "vitest";
-import { hashPassword, rememberedPasswords, verifyPassword } from "../../reference/auth/secrets.ts";
+import { hashPassword, passwordDerivations, verifyPassword } from "../../reference/auth/secrets.ts";
 import { VerifiedPasswords } from "../../reference/auth/verified-passwords.ts";
 
 describe("VerifiedPasswords", () => {
@@ -44,25 +44,28 @@ describe("VerifiedPasswords", () => {
 });
 
 describe("verifyPassword with the memo", () => {
-  it("remembers a success once, never a failure, and a new hash of the same account starts afresh", async () => {
+  it("runs scrypt once for a repeated success, every time for a failure, and again for a new hash", async () => {
     const stored = await hashPassword("correct horse");
-    const before = rememberedPasswords();
-    expect(await verifyPassword("wrong horse", stored)).toBe(false);
-    expect(rememberedPasswords()).toBe(before);
-    expect(await verifyPassword("correct horse", stored)).toBe(true);
-    expect(rememberedPasswords()).toBe(before + 1);
-    // Answered from the memo: still true, and no second entry.
-    expect(await verifyPassword("correct horse", stored)).toBe(true);
-    expect(rememberedPasswords()).toBe(before + 1);
-    // A remembered success does not make a wrong password pass.
-    expect(await verifyPassword("correct horse ", stored)).toBe(false);
-    // A changed password is a new stored hash: the old password does not pass it.
+    // scrypt runs for each call below exactly when the memo cannot answer it.
+    const runs = async (password: string, hash: string | null, expected: boolean): Promise<number> => {
+      const before = passwordDerivations();
+      expect(await verifyPassword(password, hash)).toBe(expected);
+      return passwordDerivations() - before;
+    };
+    expect(await runs("wrong horse", stored, false)).toBe(1);
+    expect(await runs("correct horse", stored, true)).toBe(1);
+    // Answered from the memo: still true, and no scrypt.
+    expect(await runs("correct horse", stored, true)).toBe(0);
+    // A failure is never remembered (guessing stays slow), nor made to pass by a remembered success.
+    expect(await runs("wrong horse", stored, false)).toBe(1);
+    expect(await runs("correct horse ", stored, false)).toBe(1);
+    // A changed password is a new stored hash: the old password does not pass it, the new one is checked.
     const changed = await hashPassword("battery staple");
-    expect(await verifyPassword("correct horse", changed)).toBe(false);
-    expect(await verifyPassword("battery staple", changed)).toBe(true);
-    // Unknown login (no stored hash): false, nothing remembered.
-    const after = rememberedPasswords();
-    expect(await verifyPassword("correct horse", null)).toBe(false);
-    expect(rememberedPasswords()).toBe(after);
+    expect(await runs("correct horse", changed, false)).toBe(1);
+    expect(await runs("battery staple", changed, true)).toBe(1);
+    expect(await runs("battery staple", changed, true)).toBe(0);
+    // Unknown login (no stored hash): false after the same work as a known one, nothing remembered.
+    expect(await runs("correct horse", null, false)).toBe(1);
+    expect(await runs("correct horse", null, false)).toBe(1);
   });
 });
