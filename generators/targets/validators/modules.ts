@@ -44,10 +44,22 @@ function sourceOf(validate: unknown, what: string): SourceCode {
   return source;
 }
 
-/** `name` where code uses it, with the accessors after it (`.properties.action.enum`, `["x-a"]`, `[0]`). */
-function usesOf(name: string, code: string): string[] {
-  const uses = new RegExp(`(?<![\\w$."'/#-])${name}(?![\\w$]| = )((?:\\.[A-Za-z_$][\\w$]*|\\["(?:[^"\\\\]|\\\\.)*"\\]|\\[\\d+\\])*)`, "g");
-  return [...code.matchAll(uses)].map((m) => m[1]!);
+// A schema constant's uses: its name (not its declaration) and the accessors after it
+// (`.properties.action.enum`, `["x-a"]`, `[0]`). One scan finds every constant's, so the work is
+// linear in the code whatever the number of constants (a stranger's contract may have many).
+const SCHEMA_USE = /(?<![\w$."'/#-])(schema\d+)(?![\w$]| = )((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\]|\[\d+\])*)/g;
+
+/** Every `schemaN` that `code` uses, with its accessor chains; `skip` leaves out matches at those offsets. */
+function schemaUses(code: string, skip?: (name: string, at: number) => boolean): Map<string, string[]> {
+  const uses = new Map<string, string[]>();
+  for (const match of code.matchAll(SCHEMA_USE)) {
+    const name = match[1]!;
+    if (skip?.(name, match.index)) continue;
+    const list = uses.get(name);
+    if (list) list.push(match[2]!);
+    else uses.set(name, [match[2]!]);
+  }
+  return uses;
 }
 
 function accessorKeys(chain: string): (string | number)[] {
@@ -62,7 +74,7 @@ function accessorKeys(chain: string): (string | number)[] {
  * itself, not through accessors), or a value that is not JSON, keeps it whole.
  */
 export function schemaConstant(name: string, valueCode: string, code: string): string | null {
-  return constantFromUses(name, valueCode, usesOf(name, code));
+  return constantFromUses(name, valueCode, schemaUses(code).get(name) ?? []);
 }
 
 function constantFromUses(name: string, valueCode: string, uses: readonly string[]): string | null {
@@ -94,9 +106,6 @@ function constantFromUses(name: string, valueCode: string, uses: readonly string
   return `const ${name} = ${JSON.stringify(kept)};`;
 }
 
-// Every schema constant's uses in one scan (usesOf's pattern, for any `schemaN`).
-const SCHEMA_USE = /(?<![\w$."'/#-])(schema\d+)(?![\w$]| = )((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\]|\[\d+\])*)/g;
-
 /**
  * Standalone's single module with its schema objects cut down as schemaConstant says: the
  * declarations are found by their exact text, from the scope of every function compiled for `ids`.
@@ -126,16 +135,11 @@ export function trimSchemaConstants(ajv: Ajv2020, ids: readonly string[], text: 
       }
     }
   }
-  const uses = new Map<string, string[]>();
-  for (const match of text.matchAll(SCHEMA_USE)) {
-    const name = match[1]!;
+  // Uses inside a constant's own declaration are not uses of it.
+  const uses = schemaUses(text, (name, at) => {
     const own = declarations.get(name);
-    if (!own) continue;
-    if (match.index >= own.at && match.index < own.end) continue;
-    const list = uses.get(name);
-    if (list) list.push(match[2]!);
-    else uses.set(name, [match[2]!]);
-  }
+    return own === undefined || (at >= own.at && at < own.end);
+  });
   const spans = [...declarations].sort((a, b) => a[1].at - b[1].at);
   const parts: string[] = [];
   let from = 0;
@@ -179,6 +183,7 @@ function moduleCode(source: SourceCode): { code: string; calls: SourceCode[] } {
   const constants: string[] = [];
   const calls: SourceCode[] = [];
   const defined = new Set([self]);
+  let bodyUses: Map<string, string[]> | undefined;
   const call = (target: unknown): string => {
     const callee = sourceOf(target, `a schema ${self} refers to`);
     const name = String(callee.validateName);
@@ -197,7 +202,7 @@ function moduleCode(source: SourceCode): { code: string; calls: SourceCode[] } {
       else if (prefix === "root" || prefix === "wrapper") constants.push(`const ${name} = {validate: ${call(ref?.validate)}};`);
       else if (!scopeName.value?.code) throw new Error(`validators: ${self}'s scope value ${name} has no code`);
       else {
-        const declaration = prefix === "schema" ? schemaConstant(name, String(scopeName.value.code), body) : `const ${name} = ${String(scopeName.value.code)};`;
+        const declaration = prefix === "schema" ? constantFromUses(name, String(scopeName.value.code), (bodyUses ??= schemaUses(body)).get(name) ?? []) : `const ${name} = ${String(scopeName.value.code)};`;
         if (declaration === null) continue;
         constants.push(declaration);
       }
